@@ -1,0 +1,1 @@
+"""Caserne: army builder and points calculator for skirmish wargames."""

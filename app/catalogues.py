@@ -1,0 +1,63 @@
+"""Reads every registered system's catalogue from `data/systems/<id>/*.toml` at start-up."""
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from app.settings import ROOT
+from app.systems.base import GameSystem
+from app.systems.registry import BUILDERS
+
+DATA_DIR = ROOT / "data" / "systems"
+
+
+class CatalogueError(Exception):
+    """Every problem found in the catalogues, one per line, with file and key."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("invalid catalogue data:\n" + "\n".join(f"  {p}" for p in problems))
+
+
+def read_system_data(directory: Path) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """Merges the TOML files of one system; returns data, where each key came from, problems."""
+    data: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    problems: list[str] = []
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        problems.append(f"{directory}: no catalogue file (*.toml)")
+    for path in files:
+        try:
+            content = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            problems.append(f"{path.name}: {exc}")
+            continue
+        for key, value in content.items():
+            if key in data:
+                problems.append(f"{path.name}: key {key!r} already defined in {origin[key]}")
+                continue
+            data[key] = value
+            origin[key] = path.name
+    return data, origin, problems
+
+
+def load_systems(data_dir: Path = DATA_DIR) -> dict[str, GameSystem]:
+    """Every registered engine, or CatalogueError listing all problems of all systems."""
+    systems: dict[str, GameSystem] = {}
+    problems: list[str] = []
+    for system_id, build in BUILDERS.items():
+        data, origin, read_problems = read_system_data(data_dir / system_id)
+        problems += [f"{system_id}/{problem}" for problem in read_problems]
+        if read_problems:
+            continue
+        built = build(data)
+        if isinstance(built, list):
+            for problem in built:
+                top = problem.split(".", 1)[0].split("[", 1)[0].split(":", 1)[0]
+                problems.append(f"{system_id}/{origin.get(top, '?')}: {problem}")
+        else:
+            systems[system_id] = built
+    if problems:
+        raise CatalogueError(problems)
+    return systems

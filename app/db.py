@@ -1,0 +1,39 @@
+"""The one database engine and the one session dependency."""
+
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from sqlalchemy import Engine, event
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Session, create_engine
+
+
+def make_engine(url: str) -> Engine:
+    """Engine for SQLite (embedded default) or PostgreSQL (scale-out), one code path."""
+    if url.startswith("sqlite"):
+        in_memory = url in ("sqlite://", "sqlite:///:memory:")
+        options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+        if in_memory:
+            options["poolclass"] = StaticPool
+        engine = create_engine(url, **options)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if not in_memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with Session(request.app.state.engine) as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]

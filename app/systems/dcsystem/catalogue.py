@@ -1,0 +1,229 @@
+"""The DCSystem catalogue as data: the shape of `data/systems/dcsystem/catalogue.toml`.
+
+Checked at start-up; every problem is reported at once, with the key it concerns.
+"""
+
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+# The ids are part of the API contract (api-v1.md): the catalogue must define exactly these.
+ItemId = Literal[
+    "absorption", "camouflage", "commandement", "determine", "elite", "force", "heros",
+    "longue_portee", "rapide", "regeneration", "soin", "solidaire", "vol_saut",
+    "arme_cc_1", "arme_cc_2", "arme_cc_3", "arme_tir_1", "arme_tir_2", "arme_tir_3",
+    "champ_de_force", "drogues_de_combat", "gilet_de_protection", "grenade",
+    "lance_flammes", "mortier", "puissance_de_tir",
+    "arme_fixe", "courte_portee", "fragile", "immobile", "lent",
+]  # fmt: skip
+HiddenMoveId = Literal["raid_aerien", "renfort", "teleportation", "traitre"]
+Level = Literal[1, 2, 3]
+
+ITEM_IDS: tuple[str, ...] = get_args(ItemId)
+HIDDEN_MOVE_IDS: tuple[str, ...] = get_args(HiddenMoveId)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Dice(Strict):
+    """A dice pool (part A, L212-214): red = life, blue = once a game, white = shooting,
+    yellow = close combat."""
+
+    red: int = Field(ge=0)
+    blue: int = Field(ge=0)
+    white: int = Field(0, ge=0)
+    yellow: int = Field(0, ge=0)
+
+
+class LevelRule(Strict):
+    level: Level
+    points: int
+    red: int
+    blue: int
+    slots: int
+    handicaps: int
+    source: str
+
+
+class Balance(Strict):
+    points: int
+    source: str
+    text: str
+
+
+class WeaponRule(Strict):
+    type: Literal["tir", "cc"]
+    dice: int = Field(ge=1)
+
+
+class Boost(Strict):
+    weapon: ItemId
+    dice: int = Field(ge=1)
+
+
+class Item(Strict):
+    id: ItemId
+    name: str
+    kind: Literal["capacite", "equipement", "handicap"]
+    points: int
+    text: str
+    source: str
+    red: int = 0
+    blue: int = 0
+    weapon: WeaponRule | None = None
+    boosts: Boost | None = None
+    brings: ItemId | None = None
+    counts_as_slot: bool = True
+    extra_slots: int = 0
+
+
+class HiddenMoveRules(Strict):
+    per_player: int = Field(ge=1)
+    source: str
+    text: str
+
+
+class HiddenMove(Strict):
+    id: HiddenMoveId
+    name: str
+    points: int
+    text: str
+    source: str
+    reinforcement_limit: int | None = None
+
+
+class ScoreRules(Strict):
+    main_mission_divisor: int = Field(ge=1)
+    secondary_mission_divisor: int = Field(ge=1)
+    kill_points: dict[str, int]
+    source: str
+
+
+class Army(Strict):
+    id: str
+    name: str
+    source: str
+
+
+class Unit(Strict):
+    id: str
+    name: str
+    army: str
+    level: Level
+    points: int
+    items: list[ItemId]
+    source: str
+    dice: Dice | None = None
+    variant_of: str | None = None
+    note: str = ""
+
+
+class ExampleEntry(Strict):
+    unit: str
+    count: int = Field(ge=1)
+    group: Literal["renfort"] | None = None
+
+
+class Example(Strict):
+    id: str
+    name: str
+    printed_total: int
+    points_limit: int | None
+    hidden_moves: list[HiddenMoveId] = []
+    entries: list[ExampleEntry]
+    source: str
+    expected_issue_codes: list[str] = []
+
+
+class SystemInfo(Strict):
+    id: Literal["dcsystem"]
+    name: str
+    rules_version: str
+    catalogue_version: str
+
+
+class Catalogue(Strict):
+    system: SystemInfo
+    levels: list[LevelRule]
+    balance: Balance
+    items: list[Item]
+    hidden_move_rules: HiddenMoveRules
+    hidden_moves: list[HiddenMove]
+    score: ScoreRules
+    armies: list[Army]
+    units: list[Unit]
+    examples: list[Example]
+
+    def item(self, item_id: str) -> Item:
+        return self._items[item_id]
+
+    def unit(self, unit_id: str) -> Unit:
+        return self._units[unit_id]
+
+    def level(self, level: int) -> LevelRule:
+        return self._levels[level]
+
+    def hidden_move(self, move_id: str) -> HiddenMove:
+        return self._hidden_moves[move_id]
+
+    def model_post_init(self, _context: object) -> None:
+        self._items = {item.id: item for item in self.items}
+        self._units = {unit.id: unit for unit in self.units}
+        self._levels = {rule.level: rule for rule in self.levels}
+        self._hidden_moves = {move.id: move for move in self.hidden_moves}
+
+    _items: dict[str, Item] = PrivateAttr()
+    _units: dict[str, Unit] = PrivateAttr()
+    _levels: dict[int, LevelRule] = PrivateAttr()
+    _hidden_moves: dict[str, HiddenMove] = PrivateAttr()
+
+
+def _duplicates(kind: str, ids: list[str]) -> list[str]:
+    seen: set[str] = set()
+    problems = []
+    for index, value in enumerate(ids):
+        if value in seen:
+            problems.append(f"{kind}[{index}].id: duplicate id {value!r}")
+        seen.add(value)
+    return problems
+
+
+def cross_check(catalogue: Catalogue) -> list[str]:
+    """What pydantic cannot see: duplicates, missing ids, references to unknown ids."""
+    problems = _duplicates("items", [i.id for i in catalogue.items])
+    problems += _duplicates("units", [u.id for u in catalogue.units])
+    problems += _duplicates("armies", [a.id for a in catalogue.armies])
+    problems += _duplicates("hidden_moves", [m.id for m in catalogue.hidden_moves])
+    problems += _duplicates("examples", [e.id for e in catalogue.examples])
+    missing = sorted(set(ITEM_IDS) - {i.id for i in catalogue.items})
+    problems += [f"items: missing item {item_id!r} (fixed by api-v1.md)" for item_id in missing]
+    missing = sorted(set(HIDDEN_MOVE_IDS) - {m.id for m in catalogue.hidden_moves})
+    problems += [f"hidden_moves: missing {move_id!r} (fixed by api-v1.md)" for move_id in missing]
+    if sorted(rule.level for rule in catalogue.levels) != [1, 2, 3]:
+        problems.append("levels: levels 1, 2 and 3 must each be defined once")
+    kinds = {item.id: item.kind for item in catalogue.items}
+    for index, item in enumerate(catalogue.items):
+        if item.brings is not None and kinds.get(item.brings) != "handicap":
+            problems.append(f"items[{index}].brings: {item.brings!r} is not a handicap")
+        if item.boosts is not None and kinds.get(item.boosts.weapon) != "equipement":
+            problems.append(f"items[{index}].boosts.weapon: {item.boosts.weapon!r} is no weapon")
+    armies = {army.id for army in catalogue.armies}
+    units = {unit.id for unit in catalogue.units}
+    for index, unit in enumerate(catalogue.units):
+        if unit.army not in armies:
+            problems.append(f"units[{index}].army: unknown army {unit.army!r}")
+        if unit.variant_of is not None and unit.variant_of not in units:
+            problems.append(f"units[{index}].variant_of: unknown unit {unit.variant_of!r}")
+        if unit.variant_of is None and unit.dice is None:
+            problems.append(f"units[{index}].dice: a printed profile needs its printed dice")
+    for index, example in enumerate(catalogue.examples):
+        for entry_index, entry in enumerate(example.entries):
+            if entry.unit not in units:
+                problems.append(
+                    f"examples[{index}].entries[{entry_index}].unit: unknown unit {entry.unit!r}"
+                )
+    if sorted(catalogue.score.kill_points) != ["1", "2", "3"]:
+        problems.append("score.kill_points: give the points of levels 1, 2 and 3")
+    return problems

@@ -1,0 +1,227 @@
+"""DCSystem rules: the cost, dice and limits of a fighter (part F), rosters, score (E.3).
+
+Pure functions over the catalogue. Line numbers (Lnnn) refer to
+shared/rules/dcsystem-stargates-war.fr.txt; "note N" to docs/rules-notes.md.
+"""
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from app.systems.base import CostLine, Costed, Issue, error, warning
+from app.systems.dcsystem.catalogue import Catalogue, Dice, Item, ItemId, Level, Unit
+
+
+class FighterDefinition(BaseModel):
+    """A fighter as the creation table builds it (api-v1.md, "dcsystem unit definition")."""
+
+    level: Level = Field(description="Niveau du combattant (part B).")
+    items: list[ItemId] = Field(
+        default_factory=list,
+        max_length=40,
+        description="Capacités, équipements and handicaps, by id.",
+    )
+
+
+class Slots(BaseModel):
+    """How much of the level's allowance the fighter uses (F.a, L316-319)."""
+
+    used: int = Field(description="Capacités and équipements counted against the level.")
+    allowed: int = Field(description="The level's allowance, plus one for Élite (and Héros).")
+    handicaps_used: int
+    handicaps_allowed: int
+
+
+class WeaponDice(BaseModel):
+    id: str
+    name: str
+    type: str = Field(description="'tir' (white dice) or 'cc' (yellow dice).")
+    dice: int
+
+
+class FighterDerived(BaseModel):
+    level: int
+    dice: Dice
+    slots: Slots
+    weapons: list[WeaponDice]
+
+
+def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> Dice:
+    """Part B gives red and blue by level; items add or remove (L259, L277-278, L286).
+
+    A shot or a blow uses one weapon: the white (yellow) dice are those of the best shooting
+    (close-combat) weapon, not a sum (note 6)."""
+    rule = catalogue.level(level)
+    weapons = weapon_dice(items)
+    return Dice(
+        red=max(0, rule.red + sum(item.red for item in items)),
+        blue=max(0, rule.blue + sum(item.blue for item in items)),
+        white=max((w.dice for w in weapons if w.type == "tir"), default=0),
+        yellow=max((w.dice for w in weapons if w.type == "cc"), default=0),
+    )
+
+
+def weapon_dice(items: Sequence[Item]) -> list[WeaponDice]:
+    """Each weapon's dice, raised by Force or Puissance de tir (L261, L282)."""
+    boosts = {item.boosts.weapon: item.boosts.dice for item in items if item.boosts}
+    return [
+        WeaponDice(
+            id=item.id,
+            name=item.name,
+            type=item.weapon.type,
+            dice=boosts.get(item.id, item.weapon.dice),
+        )
+        for item in items
+        if item.weapon is not None
+    ]
+
+
+def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[FighterDerived]:
+    """F. Création d'un combattant: level + each item, handicaps subtracting, Équilibre."""
+    rule = catalogue.level(fighter.level)
+    breakdown = [CostLine(id=f"niveau_{rule.level}", label=f"Niveau {rule.level}", points=rule.points)]
+    issues: list[Issue] = []
+    chosen: list[Item] = []
+    for index, item_id in enumerate(fighter.items):
+        item = catalogue.item(item_id)
+        if item in chosen:
+            issues.append(
+                error("duplicate_item", f"« {item.name} » est déjà choisi.", f"items[{index}]")
+            )
+            continue
+        chosen.append(item)
+
+    # Grenade and mortier bring their handicap with them, free and outside the limit (note 3).
+    bundled = {item.brings: item for item in chosen if item.brings is not None}
+    for item in chosen:
+        if item.id in bundled:
+            carrier = bundled[item.id]
+            breakdown.append(
+                CostLine(id=item.id, label=f"{item.name} (déjà donnée par {carrier.name})", points=0)
+            )
+            issues.append(
+                warning(
+                    "handicap_already_given",
+                    f"{carrier.name} donne déjà le handicap « {item.name} » : il ne rapporte rien.",
+                    f"items[{fighter.items.index(item.id)}]",
+                )
+            )
+        else:
+            breakdown.append(CostLine(id=item.id, label=item.name, points=item.points))
+    for handicap_id, carrier in bundled.items():
+        if all(item.id != handicap_id for item in chosen):
+            handicap = catalogue.item(handicap_id)
+            breakdown.append(
+                CostLine(
+                    id=handicap.id, label=f"{handicap.name} (comprise avec {carrier.name})", points=0
+                )
+            )
+
+    dice = fighter_dice(catalogue, fighter.level, chosen)
+    if dice.white == 0:
+        # F.d Équilibre (L353-354), note 2.
+        breakdown.append(
+            CostLine(id="equilibre", label="Équilibre (aucun dé blanc)", points=catalogue.balance.points)
+        )
+
+    slots = _slots(catalogue, fighter.level, chosen, bundled)
+    issues += _limit_issues(fighter.level, slots)
+    issues += _useless_boosts(chosen, fighter.items)
+    points = sum(line.points for line in breakdown)
+    if points <= 0:
+        issues.append(
+            warning(
+                "cost_not_positive",
+                f"Ce combattant coûte {points} point(s) : la règle ne prévoit pas un coût nul "
+                "ou négatif.",
+            )
+        )
+    derived = FighterDerived(level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen))
+    return Costed[FighterDerived](points=points, breakdown=breakdown, derived=derived, issues=issues)
+
+
+def _slots(
+    catalogue: Catalogue, level: int, chosen: Sequence[Item], bundled: dict[str, Item]
+) -> Slots:
+    rule = catalogue.level(level)
+    return Slots(
+        used=sum(1 for item in chosen if item.kind != "handicap" and item.counts_as_slot),
+        allowed=rule.slots + sum(item.extra_slots for item in chosen),
+        handicaps_used=sum(
+            1 for item in chosen if item.kind == "handicap" and item.id not in bundled
+        ),
+        handicaps_allowed=rule.handicaps,
+    )
+
+
+def _limit_issues(level: int, slots: Slots) -> list[Issue]:
+    """F.a (L317-319): N capacités or équipements and one handicap at most."""
+    issues = []
+    if slots.used > slots.allowed:
+        over = slots.used - slots.allowed
+        issues.append(
+            error(
+                "too_many_items",
+                f"Niveau {level} : {slots.used} capacités ou équipements pour {slots.allowed} "
+                f"autorisé(s), {over} de trop.",
+                "items",
+            )
+        )
+    if slots.handicaps_used > slots.handicaps_allowed:
+        over = slots.handicaps_used - slots.handicaps_allowed
+        issues.append(
+            error(
+                "too_many_handicaps",
+                f"{slots.handicaps_used} handicaps pour {slots.handicaps_allowed} autorisé, "
+                f"{over} de trop.",
+                "items",
+            )
+        )
+    return issues
+
+
+def _useless_boosts(chosen: Sequence[Item], item_ids: Sequence[str]) -> list[Issue]:
+    ids = {item.id for item in chosen}
+    return [
+        warning(
+            "boost_without_weapon",
+            f"« {item.name} » n'a d'effet qu'avec l'arme qu'elle renforce ({item.boosts.weapon}).",
+            f"items[{item_ids.index(item.id)}]",
+        )
+        for item in chosen
+        if item.boosts is not None and item.boosts.weapon not in ids
+    ]
+
+
+def unit_definition(unit: Unit) -> FighterDefinition:
+    return FighterDefinition(level=unit.level, items=list(unit.items))
+
+
+def discrepancies(catalogue: Catalogue, unit: Unit) -> list[str]:
+    """Where a printed profile and the creation rules disagree, one line each (in French)."""
+    costed = cost_fighter(catalogue, unit_definition(unit))
+    lines = []
+    if costed.points != unit.points:
+        terms = " ".join(
+            f"{'−' if line.points < 0 else '+'} {abs(line.points)}"
+            for line in costed.breakdown[1:]
+            if line.points
+        )
+        base = catalogue.unit(unit.variant_of) if unit.variant_of else None
+        free = " (option gratuite)" if base is not None and base.points == unit.points else ""
+        lines.append(
+            f"Coût imprimé {unit.points} points{free} ; les règles de création donnent "
+            f"{costed.points} points ({costed.breakdown[0].points} {terms})."
+        )
+    if unit.dice is not None:
+        for colour, label in DICE_LABELS.items():
+            printed, computed = getattr(unit.dice, colour), getattr(costed.derived.dice, colour)
+            if printed != computed:
+                lines.append(
+                    f"Dés {label} : imprimé {printed}, règles de création {computed}."
+                )
+    lines += [f"Limite : {issue.message}" for issue in costed.issues if issue.severity == "error"]
+    return lines
+
+
+DICE_LABELS = {"red": "rouges", "blue": "bleus", "white": "blancs", "yellow": "jaunes"}

@@ -1,0 +1,273 @@
+"""DCSystem rosters: entries, the Renfort group, hidden moves (G.a), the score (E.3).
+
+Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
+"""
+
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from app.systems.base import (
+    CostLine,
+    Costed,
+    EntryBase,
+    EntryResult,
+    Issue,
+    RosterResult,
+    ScoreResult,
+    catalogue_id,
+    error,
+    prefixed,
+    warning,
+)
+from app.systems.dcsystem.catalogue import Catalogue, HiddenMoveId
+from app.systems.dcsystem.engine import (
+    FighterDefinition,
+    FighterDerived,
+    cost_fighter,
+    unit_definition,
+)
+
+Costing = Literal["printed", "computed"]
+
+
+class Extras(BaseModel):
+    """What a DCSystem roster holds beside its entries."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hidden_moves: list[HiddenMoveId] = Field(
+        default_factory=list, max_length=10, description="Coups cachés bought (G.a)."
+    )
+    hidden_moves_agreed: bool = Field(
+        False, description="The players agreed to more than one hidden move per player (L357)."
+    )
+    costing: Costing = Field(
+        "printed",
+        description="Catalogue units at their printed cost, or at what the creation rules give.",
+    )
+
+
+class EntryShape(Protocol):
+    unit: str | None
+    custom: FighterDefinition | None
+    name: str | None
+    count: int
+    group: Literal["renfort"] | None
+
+
+class RosterShape(Protocol):
+    name: str
+    points_limit: int | None
+    entries: list[Any]
+    extras: Extras
+
+
+def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel]]:
+    """The entry and roster document models; unit ids come from the catalogue."""
+    unit_id = catalogue_id([unit.id for unit in catalogue.units], "unit")
+    entry = create_model(
+        "DcsystemEntry",
+        __base__=EntryBase,
+        __doc__="A catalogue unit ('unit') or a custom fighter ('custom'), never both.",
+        unit=(unit_id | None, None),
+        custom=(FighterDefinition | None, None),
+        group=(
+            Literal["renfort"] | None,
+            Field(None, description="'renfort': listed in the Renfort group, not counted."),
+        ),
+    )
+    roster = create_model(
+        "DcsystemRoster",
+        __config__=ConfigDict(extra="forbid"),
+        __doc__="A DCSystem roster document.",
+        system=(Literal["dcsystem"], ...),
+        name=(str, Field("", max_length=100)),
+        points_limit=(int | None, Field(None, ge=1, le=100_000)),
+        entries=(list[entry], Field(default_factory=list, max_length=200)),  # type: ignore[valid-type]
+        extras=(Extras, Field(default_factory=Extras)),
+    )
+    return entry, roster
+
+
+class HiddenMoveLine(BaseModel):
+    id: str
+    name: str
+    points: int
+
+
+class RosterDerived(BaseModel):
+    costing: Costing
+    hidden_moves: list[HiddenMoveLine]
+    hidden_moves_points: int
+    reinforcement_points: int = Field(description="Points of the Renfort group (not counted).")
+    reinforcement_limit: int | None
+
+
+def _entry_result(
+    catalogue: Catalogue, entry: EntryShape, index: int, costing: Costing
+) -> EntryResult[FighterDerived]:
+    path = f"entries[{index}]"
+    costed: Costed[FighterDerived]
+    if entry.unit is not None:
+        unit = catalogue.unit(entry.unit)
+        costed = cost_fighter(catalogue, unit_definition(unit))
+        # A printed profile is played as printed; its disagreements with the creation rules
+        # are the catalogue's discrepancies, not the player's errors.
+        unit_points = unit.points if costing == "printed" else costed.points
+        issues: list[Issue] = []
+        name = entry.name or unit.name
+    else:
+        assert entry.custom is not None
+        costed = cost_fighter(catalogue, entry.custom)
+        unit_points = costed.points
+        issues = prefixed(costed.issues, f"{path}.custom")
+        name = entry.name or f"Combattant de niveau {entry.custom.level}"
+    counted = entry.group != "renfort"
+    return EntryResult[FighterDerived](
+        name=name,
+        count=entry.count,
+        unit_points=unit_points,
+        points=unit_points * entry.count if counted else 0,
+        counted=counted,
+        breakdown=costed.breakdown,
+        derived=costed.derived,
+        issues=issues,
+    )
+
+
+def validate_roster(
+    catalogue: Catalogue, roster: RosterShape
+) -> RosterResult[FighterDerived, RosterDerived]:
+    extras = roster.extras
+    entries = [
+        _entry_result(catalogue, entry, index, extras.costing)
+        for index, entry in enumerate(roster.entries)
+    ]
+    moves = [catalogue.hidden_move(move_id) for move_id in extras.hidden_moves]
+    roster_issues = _hidden_move_issues(catalogue, extras)
+
+    reinforcement_points = sum(e.unit_points * e.count for e in entries if not e.counted)
+    renfort = next((move for move in moves if move.reinforcement_limit is not None), None)
+    reinforcement_indexes = [i for i, e in enumerate(roster.entries) if e.group == "renfort"]
+    if reinforcement_indexes and renfort is None:
+        for i in reinforcement_indexes:
+            entries[i].issues.append(
+                error(
+                    "reinforcement_without_hidden_move",
+                    "Le groupe Renfort demande le coup caché « Renfort » (L359).",
+                    f"entries[{i}].group",
+                )
+            )
+    if renfort is not None and renfort.reinforcement_limit is not None:
+        limit = renfort.reinforcement_limit
+        if reinforcement_points > limit:
+            path = f"extras.hidden_moves[{extras.hidden_moves.index(renfort.id)}]"
+            roster_issues.append(
+                error(
+                    "reinforcement_over_limit",
+                    f"Le groupe Renfort vaut {reinforcement_points} points pour {limit} au plus "
+                    f"({reinforcement_points - limit} de trop).",
+                    path,
+                )
+            )
+        if not reinforcement_indexes:
+            roster_issues.append(
+                warning(
+                    "reinforcement_group_empty",
+                    "Coup caché « Renfort » acheté sans figurine dans le groupe Renfort.",
+                    f"extras.hidden_moves[{extras.hidden_moves.index(renfort.id)}]",
+                )
+            )
+
+    hidden_points = sum(move.points for move in moves)
+    points = sum(e.points for e in entries) + hidden_points
+    if roster.points_limit is not None and points > roster.points_limit:
+        roster_issues.append(
+            error(
+                "over_points_limit",
+                f"{points} points pour un format de {roster.points_limit} "
+                f"({points - roster.points_limit} de trop).",
+                "points_limit",
+            )
+        )
+    if not roster.entries:
+        roster_issues.append(warning("empty_roster", "La liste ne contient aucun combattant."))
+    derived = RosterDerived(
+        costing=extras.costing,
+        hidden_moves=[HiddenMoveLine(id=m.id, name=m.name, points=m.points) for m in moves],
+        hidden_moves_points=hidden_points,
+        reinforcement_points=reinforcement_points,
+        reinforcement_limit=renfort.reinforcement_limit if renfort else None,
+    )
+    return RosterResult[FighterDerived, RosterDerived](
+        points=points,
+        points_limit=roster.points_limit,
+        issues=[issue for e in entries for issue in e.issues] + roster_issues,
+        entries=entries,
+        derived=derived,
+    )
+
+
+def _hidden_move_issues(catalogue: Catalogue, extras: Extras) -> list[Issue]:
+    """G.a (L357): one hidden move per player unless the players agree."""
+    allowed = catalogue.hidden_move_rules.per_player
+    if extras.hidden_moves_agreed or len(extras.hidden_moves) <= allowed:
+        return []
+    return [
+        warning(
+            "hidden_moves_beyond_one",
+            f"{len(extras.hidden_moves)} coups cachés : un seul par joueur, à moins que les "
+            "joueurs se mettent d'accord.",
+            f"extras.hidden_moves[{index}]",
+        )
+        for index in range(allowed, len(extras.hidden_moves))
+    ]
+
+
+class ScoreRequest(BaseModel):
+    """E.3 Calcul du score (L306-313)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: int = Field(ge=1, le=100_000, description="Points per side (e.g. 200).")
+    main_mission: bool = False
+    secondary_mission: bool = False
+    kills: dict[Literal["1", "2", "3"], Annotated[int, Field(ge=0, le=10_000)]] = Field(
+        default_factory=dict, description="Enemies put out of action, by level."
+    )
+
+
+def score(catalogue: Catalogue, request: ScoreRequest) -> ScoreResult:
+    rules = catalogue.score
+    lines = []
+    if request.main_mission:
+        # "Mission principal accomplie= (Format de la partie/10) points" (L308); rounded
+        # down when the format is not a multiple (note 7).
+        lines.append(
+            CostLine(
+                id="main_mission",
+                label=f"Mission principale ({request.format}/{rules.main_mission_divisor})",
+                points=request.format // rules.main_mission_divisor,
+            )
+        )
+    if request.secondary_mission:
+        lines.append(
+            CostLine(
+                id="secondary_mission",
+                label=f"Mission secondaire ({request.format}/{rules.secondary_mission_divisor})",
+                points=request.format // rules.secondary_mission_divisor,
+            )
+        )
+    for level in ("3", "2", "1"):
+        count = request.kills.get(level, 0)  # type: ignore[call-overload]
+        if count:
+            each = rules.kill_points[level]
+            lines.append(
+                CostLine(
+                    id=f"kills_level_{level}",
+                    label=f"{count} ennemi(s) de niveau {level} hors jeu × {each}",
+                    points=count * each,
+                )
+            )
+    return ScoreResult(points=sum(line.points for line in lines), breakdown=lines)
