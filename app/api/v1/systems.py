@@ -1,0 +1,94 @@
+"""GET /api/v1/systems, and the stateless calculator routes of each registered system."""
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+
+from app.problems import ApiError, Problem
+from app.systems.base import GameSystem, ScoreResult
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    422: {"model": Problem, "description": "Invalid input (problem+json, naming the field)."},
+}
+
+
+class SystemOut(BaseModel):
+    id: str
+    name: str
+    rules_version: str
+    has_points: bool
+    catalogue_version: str
+
+
+def systems_router(systems: dict[str, GameSystem]) -> APIRouter:
+    router = APIRouter(prefix="/api/v1/systems", tags=["systems"])
+
+    @router.get("", response_model=list[SystemOut], summary="The game systems")
+    def list_systems() -> list[SystemOut]:
+        return [
+            SystemOut(
+                id=s.id,
+                name=s.name,
+                rules_version=s.rules_version,
+                has_points=s.has_points,
+                catalogue_version=s.catalogue_version,
+            )
+            for s in systems.values()
+        ]
+
+    for system in systems.values():
+        _add_system_routes(router, system)
+
+    @router.api_route(
+        "/{system_id}/{rest:path}",
+        methods=["GET", "POST"],
+        include_in_schema=False,
+    )
+    def unknown_system(system_id: str, rest: str) -> None:
+        if system_id in systems:
+            raise ApiError(404, f"No such resource for system {system_id!r}: {rest!r}.")
+        raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
+
+    return router
+
+
+def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
+    unit_model: Any = system.unit_model
+    roster_model: Any = system.roster_model
+    score_model: Any = system.score_model
+    tags = [system.id]
+
+    def catalogue(request: Request) -> Any:
+        return system.catalogue()
+
+    def cost(unit: unit_model) -> Any:  # type: ignore[valid-type]
+        return system.cost(unit)
+
+    def validate(roster: roster_model) -> Any:  # type: ignore[valid-type]
+        return system.validate(roster)
+
+    def score(body: score_model) -> ScoreResult:  # type: ignore[valid-type]
+        return system.score(body)
+
+    prefix = f"/{system.id}"
+    router.add_api_route(
+        f"{prefix}/catalogue", catalogue, methods=["GET"], tags=tags,
+        response_model=system.catalogue_model, summary=f"{system.name}: catalogue",
+        operation_id=f"{system.id}_catalogue",
+    )
+    router.add_api_route(
+        f"{prefix}/cost", cost, methods=["POST"], tags=tags, responses=PROBLEMS,
+        response_model=system.cost_response_model, summary=f"{system.name}: cost one unit",
+        operation_id=f"{system.id}_cost",
+    )
+    router.add_api_route(
+        f"{prefix}/validate", validate, methods=["POST"], tags=tags, responses=PROBLEMS,
+        response_model=system.validate_response_model, summary=f"{system.name}: validate a roster",
+        operation_id=f"{system.id}_validate",
+    )
+    router.add_api_route(
+        f"{prefix}/score", score, methods=["POST"], tags=tags, responses=PROBLEMS,
+        response_model=ScoreResult, summary=f"{system.name}: end-of-game score",
+        operation_id=f"{system.id}_score",
+    )

@@ -1,0 +1,44 @@
+"""`caserne migrate` applies pending migrations; `caserne serve` does that, then serves."""
+
+import argparse
+import os
+
+from alembic import command
+from alembic.config import Config
+
+from app.settings import ROOT
+
+
+def migrate(url: str | None = None) -> None:
+    config = Config(str(ROOT / "alembic.ini"))
+    if url is not None:
+        config.attributes["url"] = url
+    command.upgrade(config, "head")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="caserne")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("migrate", help="apply pending database migrations")
+    serve = sub.add_parser("serve", help="apply migrations, then serve the app")
+    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    args = parser.parse_args(argv)
+
+    migrate()
+    if args.command == "serve":
+        import uvicorn
+
+        uvicorn.run(
+            "app.asgi:app",
+            host=args.host,
+            port=args.port,
+            workers=args.workers,
+            proxy_headers=True,
+            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        )
+
+
+if __name__ == "__main__":
+    main()

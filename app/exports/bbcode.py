@@ -1,0 +1,49 @@
+"""BBCode for phpBB-style forums. User text can never open or close a tag."""
+
+from app.exports.common import cost_text, issue_prefix, one_line, total_text
+from app.systems.base import RosterSummary
+
+# Forum-safe colours for the dice badges (white dice are shown grey on a white page).
+COLOURS = {
+    "dice-red": "#c0392b",
+    "dice-blue": "#1f5fa8",
+    "dice-white": "#7f8c8d",
+    "dice-yellow": "#b7950b",
+}
+
+
+def escape(text: str) -> str:
+    """phpBB has no escape for '[': swap brackets for their full-width look-alikes."""
+    return one_line(text).replace("[", "［").replace("]", "］")
+
+
+def to_bbcode(summary: RosterSummary, url: str) -> str:
+    out = [f"[b]{escape(summary.name)}[/b] — {escape(summary.system_name)}"]
+    out.append(f"[b]Total : {total_text(summary)}[/b]")
+    out.append("")
+    group: str | None = None
+    for line in summary.lines:
+        if line.group != group and line.group is not None:
+            out.append(f"[u]{escape(line.group)}[/u]")
+        group = line.group
+        out.append(f"[b]{line.count} × {escape(line.name)}[/b] — {cost_text(line)}")
+        badges = ", ".join(
+            f"[color={COLOURS[b.kind]}]{escape(b.text)}[/color]" if b.kind in COLOURS else escape(b.text)
+            for b in line.badges
+        )
+        details = [escape(detail) for detail in line.details if detail]
+        if badges:
+            details.append(badges)
+        if details:
+            out.append(" — ".join(details))
+        out += [f"[i]Règle maison : {escape(rule)}[/i]" for rule in line.house_rules]
+        out += [f"[i]{issue_prefix(i.severity)} : {escape(i.message)}[/i]" for i in line.issues]
+    for extra in summary.extras:
+        out.append(f"[b]{escape(extra.label)}[/b] — {extra.points} pts")
+    for issue in summary.issues:
+        out.append(f"[i]{issue_prefix(issue.severity)} : {escape(issue.message)}[/i]")
+    for note in summary.notes:
+        out.append(f"[size=85]{escape(note)}[/size]")
+    out.append("")
+    out.append(f"[url={url}]Voir cette liste sur Caserne[/url]")
+    return "\n".join(out) + "\n"

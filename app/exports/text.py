@@ -1,0 +1,24 @@
+"""Plain text, for e-mail or a chat."""
+
+from app.exports.common import cost_text, issue_prefix, one_line, total_text
+from app.systems.base import RosterSummary
+
+
+def to_text(summary: RosterSummary, url: str) -> str:
+    out = [one_line(summary.name), one_line(summary.system_name), f"Total : {total_text(summary)}", ""]
+    group: str | None = None
+    for line in summary.lines:
+        if line.group != group and line.group is not None:
+            out += ["", one_line(line.group) + " :"]
+        group = line.group
+        out.append(f"{line.count} x {one_line(line.name)} - {cost_text(line)}")
+        details = [one_line(d) for d in line.details if d] + [b.text for b in line.badges]
+        if details:
+            out.append("    " + " - ".join(details))
+        out += [f"    Règle maison : {one_line(rule)}" for rule in line.house_rules]
+        out += [f"    {issue_prefix(i.severity)} : {one_line(i.message)}" for i in line.issues]
+    out += [f"{one_line(extra.label)} - {extra.points} pts" for extra in summary.extras]
+    out += [f"{issue_prefix(i.severity)} : {one_line(i.message)}" for i in summary.issues]
+    out += [one_line(note) for note in summary.notes]
+    out += ["", url]
+    return "\n".join(out) + "\n"

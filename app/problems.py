@@ -1,0 +1,117 @@
+"""Every API error as application/problem+json (RFC 9457); pages get a readable HTML message."""
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("caserne")
+
+PROBLEM_TYPE = "application/problem+json"
+TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    412: "Precondition Failed",
+    413: "Content Too Large",
+    422: "Unprocessable Content",
+    428: "Precondition Required",
+    500: "Internal Server Error",
+}
+
+
+class FieldError(BaseModel):
+    loc: list[str | int]
+    msg: str
+    code: str
+
+
+class Problem(BaseModel):
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    errors: list[FieldError] = []
+
+
+def problem_response(
+    status: int,
+    detail: str,
+    *,
+    errors: Sequence[FieldError] = (),
+    headers: dict[str, str] | None = None,
+    type_: str = "about:blank",
+) -> JSONResponse:
+    body = Problem(
+        type=type_, title=TITLES.get(status, "Error"), status=status, detail=detail, errors=list(errors)
+    )
+    return JSONResponse(
+        body.model_dump(), status_code=status, media_type=PROBLEM_TYPE, headers=headers
+    )
+
+
+def validation_errors(raw: Sequence[Any]) -> list[FieldError]:
+    errors = []
+    for err in raw:
+        loc = [part for part in err.get("loc", ()) if isinstance(part, str | int)]
+        errors.append(FieldError(loc=loc, msg=str(err.get("msg", "")), code=str(err.get("type", ""))))
+    return errors
+
+
+def wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+class ApiError(Exception):
+    """Raised by the API edges; becomes a problem response."""
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        *,
+        errors: Sequence[FieldError] = (),
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        self.status = status
+        self.detail = detail
+        self.errors = list(errors)
+        self.headers = headers
+        super().__init__(detail)
+
+
+def install(app: FastAPI, html_error: Any) -> None:
+    """Error handlers: problem+json for the API and programs, an HTML page for people."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        errors = validation_errors(exc.errors())
+        detail = "; ".join(f"{'.'.join(map(str, e.loc))}: {e.msg}" for e in errors[:5])
+        if wants_html(request):
+            return html_error(request, 422, detail)
+        return problem_response(422, detail or "Invalid request.", errors=errors)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        return problem_response(exc.status, exc.detail, errors=exc.errors, headers=exc.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if wants_html(request):
+            return html_error(request, exc.status_code, str(exc.detail))
+        return problem_response(exc.status_code, str(exc.detail), headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        if wants_html(request):
+            return html_error(request, 500, "Erreur interne. Votre liste n'a pas été modifiée.")
+        return problem_response(500, "Internal error.")

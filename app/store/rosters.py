@@ -1,0 +1,118 @@
+"""Reading and writing rosters and shares. Keyword-only arguments, one code path for both DBs."""
+
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from app.store.models import Roster, Share, utcnow
+
+# Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
+CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+CODE_LENGTH = 8
+
+
+class StaleVersion(Exception):
+    """The roster changed since the version the writer read."""
+
+    def __init__(self, current: int) -> None:
+        self.current = current
+        super().__init__(f"current version is {current}")
+
+
+def new_token() -> str:
+    """An edit token: 256 bits from `secrets`, shown once, stored only as its hash."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(roster: Roster, token: str | None) -> bool:
+    return token is not None and hmac.compare_digest(roster.token_hash, hash_token(token))
+
+
+def create_roster(
+    *, session: Session, system: str, name: str, document: dict[str, Any]
+) -> tuple[Roster, str]:
+    token = new_token()
+    roster = Roster(
+        id=secrets.token_hex(12),
+        system=system,
+        name=name,
+        document=document,
+        token_hash=hash_token(token),
+    )
+    session.add(roster)
+    session.commit()
+    session.refresh(roster)
+    return roster, token
+
+
+def get_roster(*, session: Session, roster_id: str) -> Roster | None:
+    return session.get(Roster, roster_id)
+
+
+def update_roster(
+    *, session: Session, roster: Roster, expected_version: int, name: str, document: dict[str, Any]
+) -> Roster:
+    """Compare-and-swap on the version, so concurrent writers in any process get 409."""
+    result = session.execute(
+        update(Roster)
+        .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]
+        .values(name=name, document=document, version=Roster.version + 1, updated_at=utcnow())
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        session.refresh(roster)
+        raise StaleVersion(roster.version)
+    session.commit()
+    session.refresh(roster)
+    return roster
+
+
+def delete_roster(*, session: Session, roster: Roster) -> None:
+    session.delete(roster)
+    session.commit()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def create_share(
+    *,
+    session: Session,
+    roster_id: str | None,
+    system: str,
+    catalogue_version: str,
+    snapshot: dict[str, Any],
+    etag: str,
+) -> Share:
+    """Stores an immutable snapshot under a fresh random code (retries on a collision)."""
+    for _ in range(5):
+        share = Share(
+            code=new_code(),
+            roster_id=roster_id,
+            system=system,
+            catalogue_version=catalogue_version,
+            snapshot=snapshot,
+            etag=etag,
+        )
+        try:
+            with session.begin_nested():
+                session.add(share)
+        except IntegrityError:
+            continue
+        session.commit()
+        return share
+    raise RuntimeError("could not find a free share code")
+
+
+def get_share(*, session: Session, code: str) -> Share | None:
+    return session.get(Share, code)

@@ -1,0 +1,42 @@
+"""All HTML routes: home, the per-system pages, rosters and shares."""
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from app.systems.base import GameSystem
+from app.systems.dcsystem import DcSystem
+from app.web import rosters, shares
+from app.web.dcsystem import DcsystemPages
+from app.web.render import render
+
+
+def system_pages(systems: dict[str, GameSystem]) -> dict[str, Any]:
+    """Each registered system's pages; a system without pages gets none (API only)."""
+    pages: dict[str, Any] = {}
+    for system in systems.values():
+        if isinstance(system, DcSystem):
+            pages[system.id] = DcsystemPages(system)
+    return pages
+
+
+def router(systems: dict[str, GameSystem]) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+    pages = system_pages(systems)
+
+    @router.get("/")
+    def home(request: Request) -> Response:
+        return render(
+            request,
+            "home.html",
+            {
+                "systems": [s for s in systems.values() if s.id in pages],
+                "examples": {s.id: s.example_rosters() for s in systems.values()},
+            },
+        )
+
+    for system_page in pages.values():
+        router.include_router(system_page.router())
+    router.include_router(rosters.router(systems, pages))
+    router.include_router(shares.router())
+    return router

@@ -1,0 +1,56 @@
+"""Templates: a page, or one of its blocks alone for HTMX (jinja2-fragments)."""
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2_fragments.fastapi import Jinja2Blocks
+
+from app.settings import ROOT
+
+templates = Jinja2Blocks(directory=ROOT / "templates")
+templates.env.globals["htmx_version"] = "2.0.11"
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def render(
+    request: Request,
+    template: str,
+    context: dict[str, Any],
+    *,
+    block: str | None = None,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """The whole page, or only `block` when HTMX asks; such URLs vary on HX-Request."""
+    fragment = block if block is not None and is_htmx(request) else None
+    response: HTMLResponse = templates.TemplateResponse(
+        request, template, context, status_code=status, headers=headers, block_name=fragment
+    )
+    if block is not None:
+        response.headers["Vary"] = "HX-Request"
+    return response
+
+
+MESSAGES = {
+    400: "Requête incorrecte.",
+    401: "Cette liste est privée.",
+    403: "Accès refusé.",
+    404: "Page introuvable.",
+    405: "Méthode non permise.",
+    409: "Conflit de version.",
+    422: "Données incorrectes.",
+    500: "Erreur interne.",
+}
+
+
+def html_error(request: Request, status: int, detail: str) -> HTMLResponse:
+    return render(
+        request,
+        "error.html",
+        {"status": status, "title": MESSAGES.get(status, "Erreur"), "detail": detail},
+        status=status,
+    )

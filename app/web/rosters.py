@@ -1,0 +1,272 @@
+"""Roster pages: create, edit (one form, saved on every change), share, duplicate."""
+
+import json
+from typing import Any, Protocol
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app.db import SessionDep
+from app.sharing import check, parse_stored, share_roster
+from app.store import rosters as store
+from app.store.models import Roster
+from app.systems.base import GameSystem
+from app.web.access import flash_edit_link, remember, token_for
+from app.web.forms import field_errors, int_or_raw, my_rosters
+from app.web.render import html_error, is_htmx, render
+
+
+class SystemForms(Protocol):
+    """The form fields a system adds to the roster editor (see app/web/dcsystem.py)."""
+
+    system_id: str
+
+    def context(self) -> dict[str, Any]: ...
+
+    def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]: ...
+
+    def extras_from_form(self, form: FormData) -> dict[str, Any]: ...
+
+    def new_entry(self, form: FormData) -> dict[str, Any] | None: ...
+
+
+def redirect(request: Request, url: str) -> Response:
+    """303 for a plain form post; HX-Redirect for HTMX, which would otherwise swap the page in."""
+    if is_htmx(request):
+        return Response(status_code=204, headers={"HX-Redirect": url})
+    return RedirectResponse(url, status_code=303)
+
+
+def empty_document(system: GameSystem) -> dict[str, Any]:
+    return system.roster_model(system=system.id).model_dump(mode="json")
+
+
+def create_and_open(
+    request: Request, session: Session, system: GameSystem, document: dict[str, Any]
+) -> Response:
+    roster, token = store.create_roster(
+        session=session, system=system.id, name=document.get("name", ""), document=document
+    )
+    response = redirect(request, f"/r/{roster.id}")
+    remember(request, response, roster.id, token)
+    return response
+
+
+def editable(request: Request, session: Session, roster_id: str) -> Roster | None:
+    roster = store.get_roster(session=session, roster_id=roster_id)
+    if roster is None or not store.token_matches(roster, token_for(request, roster_id)):
+        return None
+    return roster
+
+
+def add_entry_to_roster(
+    request: Request, session: Session, system: GameSystem, form: FormData, entry: dict[str, Any]
+) -> Response:
+    """"Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
+    count = int_or_raw(form.get("count")) or 1
+    entry = {**entry, "count": count if isinstance(count, int) and 1 <= count <= 100 else 1}
+    roster = editable(request, session, str(form.get("roster") or ""))
+    if roster is None or roster.system != system.id:
+        document = empty_document(system)
+        document["entries"].append(entry)
+        return create_and_open(request, session, system, document)
+    for _attempt in range(3):
+        document = dict(roster.document)
+        document["entries"] = [*document.get("entries", []), entry]
+        try:
+            store.update_roster(
+                session=session, roster=roster, expected_version=roster.version,
+                name=roster.name, document=document,
+            )
+            break
+        except store.StaleVersion:
+            continue
+    return redirect(request, f"/r/{roster.id}")
+
+
+def entry_ref(entry: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in entry.items() if k not in ("count", "name")}, ensure_ascii=False)
+
+
+def document_from_form(
+    form: FormData, system: GameSystem, forms: SystemForms
+) -> dict[str, Any]:
+    """The roster document the editor form describes, with its add/remove action applied."""
+    entries = []
+    index = 0
+    while (ref := form.get(f"entry-{index}-ref")) is not None:
+        try:
+            entry = json.loads(str(ref))
+        except json.JSONDecodeError:
+            entry = {}
+        if not isinstance(entry, dict):
+            entry = {}
+        entry["count"] = int_or_raw(form.get(f"entry-{index}-count"))
+        entry["name"] = str(form.get(f"entry-{index}-name") or "").strip() or None
+        entries.append(forms.entry_from_form(form, index, entry))
+        index += 1
+    action = str(form.get("action") or "")
+    if action.startswith("remove:") and action[7:].isdigit() and int(action[7:]) < len(entries):
+        del entries[int(action[7:])]
+    if action == "add" and (new := forms.new_entry(form)) is not None:
+        count = int_or_raw(form.get("add-count"))
+        entries.append({**new, "count": count if count is not None else 1})
+    return {
+        "system": system.id,
+        "name": str(form.get("name") or "").strip(),
+        "points_limit": int_or_raw(form.get("points_limit")),
+        "entries": entries,
+        "extras": forms.extras_from_form(form),
+    }
+
+
+def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> APIRouter:
+    router = APIRouter()
+
+    def editor(
+        request: Request,
+        roster: Roster,
+        document: dict[str, Any],
+        *,
+        parsed: BaseModel | None,
+        errors: dict[str, str] | None = None,
+        message: dict[str, str] | None = None,
+        status: int = 200,
+    ) -> HTMLResponse:
+        system = systems[roster.system]
+        result = summary = None
+        if parsed is not None:
+            result, summary = check(system, parsed)
+        context = {
+            "system": system,
+            "roster": roster,
+            "doc": document,
+            "entry_refs": [entry_ref(e) for e in document.get("entries", [])],
+            "result": result,
+            "summary": summary,
+            "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")] if result else [],
+            "errors": errors or {},
+            "message": message,
+            **forms[system.id].context(),
+        }
+        return render(request, "roster/editor.html", context, block="editor", status=status)
+
+    def locked(request: Request) -> HTMLResponse:
+        return html_error(
+            request, 403,
+            "Cette liste est privée : ouvrez-la avec son lien de modification, "
+            "ou partagez-la pour la montrer.",
+        )
+
+    @router.get("/listes")
+    def mine(request: Request, session: SessionDep) -> Response:
+        return render(
+            request, "roster/mine.html",
+            {"rosters": my_rosters(request, session), "system_names": {s.id: s.name for s in systems.values()}},
+        )
+
+    @router.post("/listes")
+    async def new_roster(request: Request, session: SessionDep) -> Response:
+        form = await request.form()
+        system = systems.get(str(form.get("system")))
+        if system is None:
+            return html_error(request, 422, "Système de jeu inconnu.")
+        example_id = form.get("example")
+        if example_id:
+            example = next((e for e in system.example_rosters() if e.id == example_id), None)
+            if example is None:
+                return html_error(request, 404, "Exemple inconnu.")
+            return create_and_open(request, session, system, dict(example.document))
+        return create_and_open(request, session, system, empty_document(system))
+
+    @router.post("/listes/ajouter")
+    async def add_from_catalogue(request: Request, session: SessionDep) -> Response:
+        form = await request.form()
+        system = systems.get(str(form.get("system")))
+        if system is None:
+            return html_error(request, 422, "Système de jeu inconnu.")
+        unit = forms[system.id].new_entry(_renamed(form, {"unit": "add-unit"}))
+        if unit is None:
+            return html_error(request, 422, "Aucun profil choisi.")
+        return add_entry_to_roster(request, session, system, form, unit)
+
+    @router.get("/r/{roster_id}")
+    def open_roster(roster_id: str, request: Request, session: SessionDep) -> Response:
+        roster = editable(request, session, roster_id)
+        if roster is None:
+            return locked(request)
+        parsed = parse_stored(systems[roster.system], roster.document)
+        if isinstance(parsed, ValidationError):
+            return editor(request, roster, roster.document, parsed=None, errors=field_errors(parsed))
+        return editor(request, roster, roster.document, parsed=parsed)
+
+    @router.get("/r/{roster_id}/modifier")
+    def claim(roster_id: str, t: str, request: Request, session: SessionDep) -> Response:
+        """The edit link: keeps its token in an HttpOnly cookie, then drops it from the URL."""
+        roster = store.get_roster(session=session, roster_id=roster_id)
+        if roster is None or not store.token_matches(roster, t):
+            return html_error(request, 403, "Ce lien de modification n'est pas valable.")
+        response = RedirectResponse(f"/r/{roster.id}", status_code=303)
+        remember(request, response, roster.id, t)
+        return response
+
+    @router.post("/r/{roster_id}")
+    async def save(roster_id: str, request: Request, session: SessionDep) -> Response:
+        roster = editable(request, session, roster_id)
+        if roster is None:
+            return locked(request)
+        system = systems[roster.system]
+        form = await request.form()
+        document = document_from_form(form, system, forms[system.id])
+        try:
+            parsed = system.roster_model.model_validate(document)
+        except ValidationError as exc:
+            # Nothing is lost: the page keeps what was typed and says what is wrong.
+            return editor(
+                request, roster, document, parsed=None, errors=field_errors(exc), status=422,
+                message={"kind": "error", "text": "Modification non enregistrée : corrigez les champs signalés."},
+            )
+        stored = parsed.model_dump(mode="json")
+        expected = int_or_raw(form.get("version"))
+        try:
+            roster = store.update_roster(
+                session=session, roster=roster,
+                expected_version=expected if isinstance(expected, int) else -1,
+                name=stored["name"], document=stored,
+            )
+        except store.StaleVersion:
+            return editor(
+                request, roster, stored, parsed=parsed, status=409,
+                message={
+                    "kind": "warning",
+                    "text": "Cette liste a été modifiée ailleurs (autre onglet ou appareil). "
+                    "Vos valeurs sont affichées : enregistrez à nouveau pour les garder.",
+                },
+            )
+        if form.get("action") == "share":
+            shared = share_roster(session=session, system=system, roster_id=roster.id, document=parsed)
+            response = redirect(request, f"/s/{shared.code}")
+            flash_edit_link(request, response, shared.code, roster.id)
+            return response
+        return editor(request, roster, stored, parsed=parsed)
+
+    @router.post("/s/{code}/dupliquer")
+    def duplicate(code: str, request: Request, session: SessionDep) -> Response:
+        shared = store.get_share(session=session, code=code)
+        if shared is None:
+            return html_error(request, 404, "Ce lien de partage n'existe pas.")
+        system = systems.get(shared.system)
+        if system is None:
+            return html_error(request, 404, "Ce système de jeu n'est plus proposé.")
+        document = dict(shared.snapshot["roster"])
+        document["name"] = f"{document.get('name') or 'Liste'} (copie)"[:100]
+        return create_and_open(request, session, system, document)
+
+    return router
+
+
+def _renamed(form: FormData, names: dict[str, str]) -> FormData:
+    return FormData([(names.get(key, key), value) for key, value in form.multi_items()])
