@@ -3,9 +3,9 @@
 import argparse
 import os
 
-from alembic import command
 from alembic.config import Config
 
+from alembic import command
 from app.settings import ROOT
 
 

@@ -52,7 +52,11 @@ class BodyLimit:
                 "status": 422,
                 "detail": f"The request body is larger than {self.max_bytes} bytes.",
                 "errors": [
-                    {"loc": ["body"], "msg": f"body over {self.max_bytes} bytes", "code": "body_too_large"}
+                    {
+                        "loc": ["body"],
+                        "msg": f"body over {self.max_bytes} bytes",
+                        "code": "body_too_large",
+                    }
                 ],
             }
         ).encode()

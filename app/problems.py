@@ -1,7 +1,7 @@
 """Every API error as application/problem+json (RFC 9457); pages get a readable HTML message."""
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -51,7 +51,11 @@ def problem_response(
     type_: str = "about:blank",
 ) -> JSONResponse:
     body = Problem(
-        type=type_, title=TITLES.get(status, "Error"), status=status, detail=detail, errors=list(errors)
+        type=type_,
+        title=TITLES.get(status, "Error"),
+        status=status,
+        detail=detail,
+        errors=list(errors),
     )
     return JSONResponse(
         body.model_dump(), status_code=status, media_type=PROBLEM_TYPE, headers=headers
@@ -62,12 +66,16 @@ def validation_errors(raw: Sequence[Any]) -> list[FieldError]:
     errors = []
     for err in raw:
         loc = [part for part in err.get("loc", ()) if isinstance(part, str | int)]
-        errors.append(FieldError(loc=loc, msg=str(err.get("msg", "")), code=str(err.get("type", ""))))
+        errors.append(
+            FieldError(loc=loc, msg=str(err.get("msg", "")), code=str(err.get("type", "")))
+        )
     return errors
 
 
 def wants_html(request: Request) -> bool:
-    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
+        "accept", ""
+    )
 
 
 class ApiError(Exception):
@@ -88,7 +96,7 @@ class ApiError(Exception):
         super().__init__(detail)
 
 
-def install(app: FastAPI, html_error: Any) -> None:
+def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -> None:
     """Error handlers: problem+json for the API and programs, an HTML page for people."""
 
     @app.exception_handler(RequestValidationError)
@@ -107,7 +115,7 @@ def install(app: FastAPI, html_error: Any) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if wants_html(request):
             return html_error(request, exc.status_code, str(exc.detail))
-        return problem_response(exc.status_code, str(exc.detail), headers=exc.headers)
+        return problem_response(exc.status_code, str(exc.detail), headers=dict(exc.headers or {}))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

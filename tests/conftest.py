@@ -26,8 +26,10 @@ ON_POSTGRES = DATABASE_URL.startswith("postgresql")
 
 def schema_url(url: str, schema: str) -> str:
     """The same PostgreSQL database, with `schema` first on the search path."""
-    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False
+    return (
+        make_url(url)
+        .update_query_dict({"options": f"-csearch_path={schema}"})
+        .render_as_string(hide_password=False)
     )
 
 

@@ -28,7 +28,9 @@ def to_bbcode(summary: RosterSummary, url: str) -> str:
         group = line.group
         out.append(f"[b]{line.count} × {escape(line.name)}[/b] — {cost_text(line)}")
         badges = ", ".join(
-            f"[color={COLOURS[b.kind]}]{escape(b.text)}[/color]" if b.kind in COLOURS else escape(b.text)
+            f"[color={COLOURS[b.kind]}]{escape(b.text)}[/color]"
+            if b.kind in COLOURS
+            else escape(b.text)
             for b in line.badges
         )
         details = [escape(detail) for detail in line.details if detail]

@@ -5,7 +5,12 @@ from app.systems.base import RosterSummary
 
 
 def to_text(summary: RosterSummary, url: str) -> str:
-    out = [one_line(summary.name), one_line(summary.system_name), f"Total : {total_text(summary)}", ""]
+    out = [
+        one_line(summary.name),
+        one_line(summary.system_name),
+        f"Total : {total_text(summary)}",
+        "",
+    ]
     group: str | None = None
     for line in summary.lines:
         if line.group != group and line.group is not None:

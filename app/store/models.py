@@ -23,8 +23,12 @@ class Roster(SQLModel, table=True):
     document: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     version: int = Field(default=1)
     token_hash: str = Field(max_length=64)
-    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    updated_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
 
 
 class Share(SQLModel, table=True):
@@ -36,4 +40,6 @@ class Share(SQLModel, table=True):
     catalogue_version: str = Field(max_length=64)
     snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     etag: str = Field(max_length=64)
-    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )

@@ -16,6 +16,7 @@ from pydantic import (
     computed_field,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 Severity = Literal["error", "warning"]
 
@@ -28,7 +29,9 @@ class Issue(BaseModel):
     severity: Severity
     code: str = Field(description="Stable snake_case identifier of the problem.")
     message: str = Field(description="Human text, in French.")
-    path: str = Field("", description="Where in the request the problem is, e.g. entries[2].items[1].")
+    path: str = Field(
+        "", description="Where in the request the problem is, e.g. entries[2].items[1]."
+    )
 
 
 def error(code: str, message: str, path: str = "") -> Issue:
@@ -193,11 +196,13 @@ def catalogue_id(ids: Sequence[str], what: str) -> Any:
 
     def check(value: str) -> str:
         if value not in known:
-            raise ValueError(f"unknown {what} id {value!r}")
+            raise PydanticCustomError(
+                "unknown_id", "unknown {what} id '{value}'", {"what": what, "value": value}
+            )
         return value
 
     return Annotated[
-        str, AfterValidator(check), WithJsonSchema({"type": "string", "enum": sorted(known)})
+        str, AfterValidator(check), WithJsonSchema({"type": "string", "enum": list(ids)})
     ]
 
 
@@ -221,18 +226,28 @@ class EntryBase(BaseModel):
 class GameSystem(Protocol):
     """One rule set. Registering a system is one line in `registry.py`."""
 
-    id: str
-    name: str
-    rules_version: str
-    has_points: bool
-    catalogue_version: str
-
-    unit_model: type[BaseModel]
-    roster_model: type[BaseModel]
-    score_model: type[BaseModel]
-    cost_response_model: type[BaseModel]
-    validate_response_model: type[BaseModel]
-    catalogue_model: type[BaseModel]
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def rules_version(self) -> str: ...
+    @property
+    def has_points(self) -> bool: ...
+    @property
+    def catalogue_version(self) -> str: ...
+    @property
+    def unit_model(self) -> type[BaseModel]: ...
+    @property
+    def roster_model(self) -> type[BaseModel]: ...
+    @property
+    def score_model(self) -> type[BaseModel]: ...
+    @property
+    def cost_response_model(self) -> type[BaseModel]: ...
+    @property
+    def validate_response_model(self) -> type[BaseModel]: ...
+    @property
+    def catalogue_model(self) -> type[BaseModel]: ...
 
     def catalogue(self) -> BaseModel: ...
 

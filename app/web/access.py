@@ -28,7 +28,11 @@ def token_for(request: Request, roster_id: str) -> str | None:
 
 
 def my_roster_ids(request: Request) -> list[str]:
-    return [name.removeprefix(COOKIE_PREFIX) for name in request.cookies if name.startswith(COOKIE_PREFIX)]
+    return [
+        name.removeprefix(COOKIE_PREFIX)
+        for name in request.cookies
+        if name.startswith(COOKIE_PREFIX)
+    ]
 
 
 def flash_edit_link(request: Request, response: Response, code: str, roster_id: str) -> None:

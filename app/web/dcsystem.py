@@ -58,7 +58,11 @@ class DcsystemPages:
             return render(
                 request,
                 "dcsystem/catalogue.html",
-                {"system": system, "my_rosters": roster_choices(request, session, system.id), **self.context()},
+                {
+                    "system": system,
+                    "my_rosters": roster_choices(request, session, system.id),
+                    **self.context(),
+                },
             )
 
         @router.get("/createur")
@@ -100,7 +104,11 @@ class DcsystemPages:
                 status = 422
             if request.headers.get("hx-request") == "true":
                 return render(
-                    request, "systems/dcsystem/score.html", context, block="score_result", status=status
+                    request,
+                    "systems/dcsystem/score.html",
+                    context,
+                    block="score_result",
+                    status=status,
                 )
             return render(request, "systems/dcsystem/score_page.html", context, status=status)
 
@@ -139,5 +147,3 @@ def _fighter_form(form: FormData) -> dict[str, Any]:
         "level": int_or_raw(form.get("level")),
         "items": [str(item) for item in form.getlist("items")],
     }
-
-

@@ -2,8 +2,7 @@
 
 from typing import Any
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi import Request, Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.settings import ROOT
@@ -24,10 +23,10 @@ def render(
     block: str | None = None,
     status: int = 200,
     headers: dict[str, str] | None = None,
-) -> HTMLResponse:
+) -> Response:
     """The whole page, or only `block` when HTMX asks; such URLs vary on HX-Request."""
     fragment = block if block is not None and is_htmx(request) else None
-    response: HTMLResponse = templates.TemplateResponse(
+    response: Response = templates.TemplateResponse(
         request, template, context, status_code=status, headers=headers, block_name=fragment
     )
     if block is not None:
@@ -47,7 +46,7 @@ MESSAGES = {
 }
 
 
-def html_error(request: Request, status: int, detail: str) -> HTMLResponse:
+def html_error(request: Request, status: int, detail: str) -> Response:
     return render(
         request,
         "error.html",

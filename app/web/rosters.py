@@ -4,7 +4,7 @@ import json
 from typing import Any, Protocol
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
@@ -26,7 +26,9 @@ class SystemForms(Protocol):
 
     def context(self) -> dict[str, Any]: ...
 
-    def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]: ...
+    def entry_from_form(
+        self, form: FormData, index: int, entry: dict[str, Any]
+    ) -> dict[str, Any]: ...
 
     def extras_from_form(self, form: FormData) -> dict[str, Any]: ...
 
@@ -65,7 +67,7 @@ def editable(request: Request, session: Session, roster_id: str) -> Roster | Non
 def add_entry_to_roster(
     request: Request, session: Session, system: GameSystem, form: FormData, entry: dict[str, Any]
 ) -> Response:
-    """"Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
+    """ "Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
     count = int_or_raw(form.get("count")) or 1
     entry = {**entry, "count": count if isinstance(count, int) and 1 <= count <= 100 else 1}
     roster = editable(request, session, str(form.get("roster") or ""))
@@ -78,8 +80,11 @@ def add_entry_to_roster(
         document["entries"] = [*document.get("entries", []), entry]
         try:
             store.update_roster(
-                session=session, roster=roster, expected_version=roster.version,
-                name=roster.name, document=document,
+                session=session,
+                roster=roster,
+                expected_version=roster.version,
+                name=roster.name,
+                document=document,
             )
             break
         except store.StaleVersion:
@@ -88,12 +93,12 @@ def add_entry_to_roster(
 
 
 def entry_ref(entry: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in entry.items() if k not in ("count", "name")}, ensure_ascii=False)
+    return json.dumps(
+        {k: v for k, v in entry.items() if k not in ("count", "name")}, ensure_ascii=False
+    )
 
 
-def document_from_form(
-    form: FormData, system: GameSystem, forms: SystemForms
-) -> dict[str, Any]:
+def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -> dict[str, Any]:
     """The roster document the editor form describes, with its add/remove action applied."""
     entries = []
     index = 0
@@ -135,7 +140,7 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
         errors: dict[str, str] | None = None,
         message: dict[str, str] | None = None,
         status: int = 200,
-    ) -> HTMLResponse:
+    ) -> Response:
         system = systems[roster.system]
         result = summary = None
         if parsed is not None:
@@ -147,16 +152,19 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
             "entry_refs": [entry_ref(e) for e in document.get("entries", [])],
             "result": result,
             "summary": summary,
-            "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")] if result else [],
+            "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")]
+            if result
+            else [],
             "errors": errors or {},
             "message": message,
             **forms[system.id].context(),
         }
         return render(request, "roster/editor.html", context, block="editor", status=status)
 
-    def locked(request: Request) -> HTMLResponse:
+    def locked(request: Request) -> Response:
         return html_error(
-            request, 403,
+            request,
+            403,
             "Cette liste est privée : ouvrez-la avec son lien de modification, "
             "ou partagez-la pour la montrer.",
         )
@@ -164,8 +172,12 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
     @router.get("/listes")
     def mine(request: Request, session: SessionDep) -> Response:
         return render(
-            request, "roster/mine.html",
-            {"rosters": my_rosters(request, session), "system_names": {s.id: s.name for s in systems.values()}},
+            request,
+            "roster/mine.html",
+            {
+                "rosters": my_rosters(request, session),
+                "system_names": {s.id: s.name for s in systems.values()},
+            },
         )
 
     @router.post("/listes")
@@ -200,7 +212,9 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
             return locked(request)
         parsed = parse_stored(systems[roster.system], roster.document)
         if isinstance(parsed, ValidationError):
-            return editor(request, roster, roster.document, parsed=None, errors=field_errors(parsed))
+            return editor(
+                request, roster, roster.document, parsed=None, errors=field_errors(parsed)
+            )
         return editor(request, roster, roster.document, parsed=parsed)
 
     @router.get("/r/{roster_id}/modifier")
@@ -226,20 +240,34 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
         except ValidationError as exc:
             # Nothing is lost: the page keeps what was typed and says what is wrong.
             return editor(
-                request, roster, document, parsed=None, errors=field_errors(exc), status=422,
-                message={"kind": "error", "text": "Modification non enregistrée : corrigez les champs signalés."},
+                request,
+                roster,
+                document,
+                parsed=None,
+                errors=field_errors(exc),
+                status=422,
+                message={
+                    "kind": "error",
+                    "text": "Modification non enregistrée : corrigez les champs signalés.",
+                },
             )
         stored = parsed.model_dump(mode="json")
         expected = int_or_raw(form.get("version"))
         try:
             roster = store.update_roster(
-                session=session, roster=roster,
+                session=session,
+                roster=roster,
                 expected_version=expected if isinstance(expected, int) else -1,
-                name=stored["name"], document=stored,
+                name=stored["name"],
+                document=stored,
             )
         except store.StaleVersion:
             return editor(
-                request, roster, stored, parsed=parsed, status=409,
+                request,
+                roster,
+                stored,
+                parsed=parsed,
+                status=409,
                 message={
                     "kind": "warning",
                     "text": "Cette liste a été modifiée ailleurs (autre onglet ou appareil). "
@@ -247,7 +275,9 @@ def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> API
                 },
             )
         if form.get("action") == "share":
-            shared = share_roster(session=session, system=system, roster_id=roster.id, document=parsed)
+            shared = share_roster(
+                session=session, system=system, roster_id=roster.id, document=parsed
+            )
             response = redirect(request, f"/s/{shared.code}")
             flash_edit_link(request, response, shared.code, roster.id)
             return response

@@ -77,7 +77,9 @@ def router() -> APIRouter:
                 take_edit_link_flash(request, response, code)
             response.headers["Cache-Control"] = "private, no-store"
             return response
-        return render(request, "share/page.html", context, headers=share_cache_headers(request, etag))
+        return render(
+            request, "share/page.html", context, headers=share_cache_headers(request, etag)
+        )
 
     return router
 

@@ -69,7 +69,11 @@ def test_worked_example_of_part_c(dcsystem: DcSystem) -> None:
 def test_items_change_the_dice(
     dcsystem: DcSystem, items: tuple[str, ...], expected: tuple[int, int, int, int]
 ) -> None:
-    base = ("arme_tir_1",) if not any(i in ("arme_tir_3", "grenade", "mortier", "lance_flammes") for i in items) else ()
+    base = (
+        ("arme_tir_1",)
+        if not any(i in ("arme_tir_3", "grenade", "mortier", "lance_flammes") for i in items)
+        else ()
+    )
     assert dice(cost(dcsystem, 2, *base, *items)) == expected
 
 
@@ -78,7 +82,9 @@ def test_best_weapon_gives_the_dice(dcsystem: DcSystem) -> None:
     result = cost(dcsystem, 3, "arme_tir_2", "grenade", "arme_cc_1")
     assert dice(result) == (3, 3, 2, 1)
     assert [(w.id, w.dice) for w in result.derived.weapons] == [
-        ("arme_tir_2", 2), ("grenade", 2), ("arme_cc_1", 1)
+        ("arme_tir_2", 2),
+        ("grenade", 2),
+        ("arme_cc_1", 1),
     ]
 
 
@@ -106,7 +112,10 @@ def test_grenade_brings_its_handicap_free_and_uncounted(dcsystem: DcSystem) -> N
     # Artificier (L98) is printed at 28 = 15 + 5 + 8: the handicap is not charged (note 3).
     result = cost(dcsystem, 2, "grenade", "gilet_de_protection", "lent")
     assert [(line.id, line.points) for line in result.breakdown] == [
-        ("niveau_2", 15), ("grenade", 5), ("gilet_de_protection", 8), ("lent", -3),
+        ("niveau_2", 15),
+        ("grenade", 5),
+        ("gilet_de_protection", 8),
+        ("lent", -3),
         ("courte_portee", 0),
     ]
     assert result.derived.slots.handicaps_used == 1
@@ -143,7 +152,9 @@ def test_elite_opens_a_slot_and_is_not_counted(dcsystem: DcSystem) -> None:
 def test_heros_opens_a_slot_like_elite(dcsystem: DcSystem) -> None:
     # L262 "Héros n'est pas pris en compte"; the four published heroes all carry four items
     # at level 3 (L105, L108, L111, L154): Héros opens a slot (note 4).
-    result = cost(dcsystem, 3, "heros", "arme_tir_2", "commandement", "gilet_de_protection", "determine")
+    result = cost(
+        dcsystem, 3, "heros", "arme_tir_2", "commandement", "gilet_de_protection", "determine"
+    )
     assert result.valid
     assert (result.derived.slots.used, result.derived.slots.allowed) == (4, 4)
     assert result.points == 72  # Jack O'Neil, L106
@@ -181,11 +192,16 @@ def test_score_of_part_e3(dcsystem: DcSystem) -> None:
     # L308-313: main format/10, secondary format/20, 3/2/1 per enemy of level 3/2/1;
     # "Pour un partie à 200 points par camps, l'objectif principal rapporte 200/10=20points"
     result = dcsystem.score(
-        ScoreRequest(format=200, main_mission=True, secondary_mission=True, kills={"1": 2, "2": 1, "3": 1})
+        ScoreRequest(
+            format=200, main_mission=True, secondary_mission=True, kills={"1": 2, "2": 1, "3": 1}
+        )
     )
     assert [(line.id, line.points) for line in result.breakdown] == [
-        ("main_mission", 20), ("secondary_mission", 10),
-        ("kills_level_3", 3), ("kills_level_2", 2), ("kills_level_1", 2),
+        ("main_mission", 20),
+        ("secondary_mission", 10),
+        ("kills_level_3", 3),
+        ("kills_level_2", 2),
+        ("kills_level_1", 2),
     ]
     assert result.points == 37
 

@@ -105,7 +105,10 @@ def test_published_profile(dcsystem: DcSystem, unit_id: str) -> None:
 DICE_DISCREPANCIES = {
     # L104 prints "2 dés blancs" for Arme de tir niveau 3 (3 white, L275) and no yellow for
     # Arme de corps à corps niveau 2 (2 yellow, L271).
-    "teal_c": ["Dés blancs : imprimé 2, règles de création 3.", "Dés jaunes : imprimé 0, règles de création 2."],
+    "teal_c": [
+        "Dés blancs : imprimé 2, règles de création 3.",
+        "Dés jaunes : imprimé 0, règles de création 2.",
+    ],
     # L129 prints "1 dé jaune" with no close-combat weapon.
     "jaffa_avec_canon_lourd": ["Dés jaunes : imprimé 1, règles de création 0."],
     # L160 prints "3 dés Bleus" at level 2 (1 blue, L217) with no item adding blue.
@@ -116,7 +119,9 @@ DICE_DISCREPANCIES = {
 @pytest.mark.parametrize("unit_id", sorted(PROFILES))
 def test_printed_dice_discrepancies(dcsystem: DcSystem, unit_id: str) -> None:
     lines = discrepancies(dcsystem.data, dcsystem.data.unit(unit_id))
-    assert [line for line in lines if line.startswith("Dés ")] == DICE_DISCREPANCIES.get(unit_id, [])
+    assert [line for line in lines if line.startswith("Dés ")] == DICE_DISCREPANCIES.get(
+        unit_id, []
+    )
 
 
 def test_discrepancy_lines_quote_both_costs(dcsystem: DcSystem) -> None:
@@ -127,7 +132,9 @@ def test_discrepancy_lines_quote_both_costs(dcsystem: DcSystem) -> None:
     ]
     assert discrepancies(dcsystem.data, dcsystem.data.unit("membre_groupe_sg")) == []
     asgard = discrepancies(dcsystem.data, dcsystem.data.unit("asgard"))
-    assert asgard == ["Coût imprimé 13 points ; les règles de création donnent 8 points (8 + 12 − 7 − 5)."]
+    assert asgard == [
+        "Coût imprimé 13 points ; les règles de création donnent 8 points (8 + 12 − 7 − 5)."
+    ]
 
 
 def test_slot_limit_discrepancies(dcsystem: DcSystem) -> None:

@@ -31,10 +31,17 @@ def test_battle_sheets(dcsystem: DcSystem, example_id: str, total: int, codes: l
 
 
 def test_reinforcements_are_listed_not_counted(dcsystem: DcSystem) -> None:
-    example = next(e for e in dcsystem.example_rosters() if e.id == "feuille_de_bataille_replicateurs")
+    example = next(
+        e for e in dcsystem.example_rosters() if e.id == "feuille_de_bataille_replicateurs"
+    )
     result = dcsystem.validate(dcsystem.roster_model.model_validate(example.document))
     renfort = result.entries[2]
-    assert (renfort.count, renfort.unit_points, renfort.points, renfort.counted) == (2, 18, 0, False)
+    assert (renfort.count, renfort.unit_points, renfort.points, renfort.counted) == (
+        2,
+        18,
+        0,
+        False,
+    )
     assert result.derived.reinforcement_points == 36
     assert result.derived.reinforcement_limit == 40
 
@@ -79,14 +86,18 @@ def test_more_than_one_hidden_move_warns_unless_agreed(dcsystem: DcSystem) -> No
     ]
     assert result.valid
     agreed = validate(
-        dcsystem, entries=[{"unit": "jaffa"}], extras={"hidden_moves": moves, "hidden_moves_agreed": True}
+        dcsystem,
+        entries=[{"unit": "jaffa"}],
+        extras={"hidden_moves": moves, "hidden_moves_agreed": True},
     )
     assert agreed.issues == []
 
 
 def test_computed_costing_uses_the_creation_rules(dcsystem: DcSystem) -> None:
     printed = validate(dcsystem, entries=[{"unit": "jaffa", "count": 6}])
-    computed = validate(dcsystem, entries=[{"unit": "jaffa", "count": 6}], extras={"costing": "computed"})
+    computed = validate(
+        dcsystem, entries=[{"unit": "jaffa", "count": 6}], extras={"costing": "computed"}
+    )
     assert (printed.points, computed.points) == (180, 168)
 
 
@@ -96,7 +107,11 @@ def test_custom_entry_issues_carry_their_full_path(dcsystem: DcSystem) -> None:
         points_limit=100,
         entries=[
             {"unit": "jaffa"},
-            {"custom": {"level": 1, "items": ["arme_tir_1", "rapide"]}, "name": "Éclaireur", "count": 2},
+            {
+                "custom": {"level": 1, "items": ["arme_tir_1", "rapide"]},
+                "name": "Éclaireur",
+                "count": 2,
+            },
         ],
     )
     assert result.points == 30 + 2 * (8 + 5 + 3)
@@ -108,4 +123,8 @@ def test_custom_entry_issues_carry_their_full_path(dcsystem: DcSystem) -> None:
 
 def test_empty_roster_warns(dcsystem: DcSystem) -> None:
     result = validate(dcsystem)
-    assert (result.points, [i.code for i in result.issues], result.valid) == (0, ["empty_roster"], True)
+    assert (result.points, [i.code for i in result.issues], result.valid) == (
+        0,
+        ["empty_roster"],
+        True,
+    )

@@ -96,7 +96,8 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         token = bearer(authorization)
         if token is None:
             raise ApiError(
-                401, "This roster is a private draft: send 'Authorization: Bearer <edit_token>'.",
+                401,
+                "This roster is a private draft: send 'Authorization: Bearer <edit_token>'.",
                 headers={"WWW-Authenticate": "Bearer"},
             )
         if not store.token_matches(roster, token):
@@ -110,12 +111,17 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         return parsed
 
     @router.post(
-        "/rosters", status_code=201, response_model=RosterCreated,
-        responses={422: {"model": Problem}}, summary="Store a roster (a private draft)",
+        "/rosters",
+        status_code=201,
+        response_model=RosterCreated,
+        responses={422: {"model": Problem}},
+        summary="Store a roster (a private draft)",
     )
     def create(document: document_type, session: SessionDep, response: Response) -> Any:
         roster, token = store.create_roster(
-            session=session, system=document.system, name=document.name,
+            session=session,
+            system=document.system,
+            name=document.name,
             document=document.model_dump(mode="json"),
         )
         response.headers["ETag"] = f'"{roster.version}"'
@@ -123,11 +129,15 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         return {**roster_out(roster, document), "edit_token": token}
 
     @router.get(
-        "/rosters/{roster_id}", response_model=RosterOut, responses=AUTH_PROBLEMS,
+        "/rosters/{roster_id}",
+        response_model=RosterOut,
+        responses=AUTH_PROBLEMS,
         summary="Read a draft (edit token needed)",
     )
     def read(
-        roster_id: str, session: SessionDep, response: Response,
+        roster_id: str,
+        session: SessionDep,
+        response: Response,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
         roster = authorized(session, roster_id, authorization)
@@ -136,7 +146,8 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         return roster_out(roster, stored_document(roster))
 
     @router.put(
-        "/rosters/{roster_id}", response_model=RosterOut,
+        "/rosters/{roster_id}",
+        response_model=RosterOut,
         responses={
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
@@ -146,7 +157,10 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         summary="Replace a draft (edit token and If-Match: <version>)",
     )
     def replace(
-        roster_id: str, document: document_type, session: SessionDep, response: Response,
+        roster_id: str,
+        document: document_type,
+        session: SessionDep,
+        response: Response,
         authorization: Annotated[str | None, Header()] = None,
         if_match: Annotated[str | None, Header()] = None,
     ) -> Any:
@@ -156,23 +170,30 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
             raise ApiError(422, f"This roster is a {roster.system!r} roster.", errors=[])
         try:
             roster = store.update_roster(
-                session=session, roster=roster, expected_version=expected,
-                name=document.name, document=document.model_dump(mode="json"),
+                session=session,
+                roster=roster,
+                expected_version=expected,
+                name=document.name,
+                document=document.model_dump(mode="json"),
             )
         except store.StaleVersion as stale:
             raise ApiError(
-                409, f"Version {expected} is stale: the roster is at version {stale.current}.",
+                409,
+                f"Version {expected} is stale: the roster is at version {stale.current}.",
                 headers={"ETag": f'"{stale.current}"'},
             ) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
 
     @router.delete(
-        "/rosters/{roster_id}", status_code=204, responses=AUTH_PROBLEMS,
+        "/rosters/{roster_id}",
+        status_code=204,
+        responses=AUTH_PROBLEMS,
         summary="Delete a draft (its shares stay)",
     )
     def delete(
-        roster_id: str, session: SessionDep,
+        roster_id: str,
+        session: SessionDep,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         roster = authorized(session, roster_id, authorization)
@@ -180,11 +201,16 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         return Response(status_code=204)
 
     @router.post(
-        "/rosters/{roster_id}/shares", status_code=201, response_model=ShareCreated,
-        responses=AUTH_PROBLEMS, summary="Freeze the roster into a public share link",
+        "/rosters/{roster_id}/shares",
+        status_code=201,
+        response_model=ShareCreated,
+        responses=AUTH_PROBLEMS,
+        summary="Freeze the roster into a public share link",
     )
     def share(
-        roster_id: str, request: Request, session: SessionDep,
+        roster_id: str,
+        request: Request,
+        session: SessionDep,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
         roster = authorized(session, roster_id, authorization)
@@ -195,7 +221,9 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         return share_links(public_base(request), created.code).model_dump(by_alias=True)
 
     @router.get(
-        "/shares/{code}", response_model=ShareOut, tags=["shares"],
+        "/shares/{code}",
+        response_model=ShareOut,
+        tags=["shares"],
         responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
         summary="A shared snapshot (public, immutable, cacheable)",
     )
@@ -207,9 +235,13 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
         body = ShareOut(
-            code=shared.code, system=shared.system, catalogue_version=shared.catalogue_version,
-            created_at=shared.created_at.isoformat(), roster=shared.snapshot["roster"],
-            validation=shared.snapshot["validation"], summary=shared.snapshot["summary"],
+            code=shared.code,
+            system=shared.system,
+            catalogue_version=shared.catalogue_version,
+            created_at=shared.created_at.isoformat(),
+            roster=shared.snapshot["roster"],
+            validation=shared.snapshot["validation"],
+            summary=shared.snapshot["summary"],
         )
         return Response(body.model_dump_json(), media_type="application/json", headers=headers)
 
@@ -222,7 +254,8 @@ def parse_version(if_match: str | None) -> int:
     value = if_match.strip().removeprefix("W/").strip('"')
     if not value.isdigit():
         raise ApiError(
-            422, "If-Match must be the roster version, e.g. \"3\".",
+            422,
+            'If-Match must be the roster version, e.g. "3".',
         )
     return int(value)
 

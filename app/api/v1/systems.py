@@ -1,5 +1,6 @@
 """GET /api/v1/systems, and the stateless calculator routes of each registered system."""
 
+from enum import Enum
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -57,38 +58,57 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
     unit_model: Any = system.unit_model
     roster_model: Any = system.roster_model
     score_model: Any = system.score_model
-    tags = [system.id]
+    tags: list[str | Enum] = [system.id]
 
     def catalogue(request: Request) -> Any:
         return system.catalogue()
 
-    def cost(unit: unit_model) -> Any:  # type: ignore[valid-type]
+    def cost(unit: unit_model) -> Any:
         return system.cost(unit)
 
-    def validate(roster: roster_model) -> Any:  # type: ignore[valid-type]
+    def validate(roster: roster_model) -> Any:
         return system.validate(roster)
 
-    def score(body: score_model) -> ScoreResult:  # type: ignore[valid-type]
+    def score(body: score_model) -> ScoreResult:
         return system.score(body)
 
     prefix = f"/{system.id}"
     router.add_api_route(
-        f"{prefix}/catalogue", catalogue, methods=["GET"], tags=tags,
-        response_model=system.catalogue_model, summary=f"{system.name}: catalogue",
+        f"{prefix}/catalogue",
+        catalogue,
+        methods=["GET"],
+        tags=tags,
+        response_model=system.catalogue_model,
+        summary=f"{system.name}: catalogue",
         operation_id=f"{system.id}_catalogue",
     )
     router.add_api_route(
-        f"{prefix}/cost", cost, methods=["POST"], tags=tags, responses=PROBLEMS,
-        response_model=system.cost_response_model, summary=f"{system.name}: cost one unit",
+        f"{prefix}/cost",
+        cost,
+        methods=["POST"],
+        tags=tags,
+        responses=PROBLEMS,
+        response_model=system.cost_response_model,
+        summary=f"{system.name}: cost one unit",
         operation_id=f"{system.id}_cost",
     )
     router.add_api_route(
-        f"{prefix}/validate", validate, methods=["POST"], tags=tags, responses=PROBLEMS,
-        response_model=system.validate_response_model, summary=f"{system.name}: validate a roster",
+        f"{prefix}/validate",
+        validate,
+        methods=["POST"],
+        tags=tags,
+        responses=PROBLEMS,
+        response_model=system.validate_response_model,
+        summary=f"{system.name}: validate a roster",
         operation_id=f"{system.id}_validate",
     )
     router.add_api_route(
-        f"{prefix}/score", score, methods=["POST"], tags=tags, responses=PROBLEMS,
-        response_model=ScoreResult, summary=f"{system.name}: end-of-game score",
+        f"{prefix}/score",
+        score,
+        methods=["POST"],
+        tags=tags,
+        responses=PROBLEMS,
+        response_model=ScoreResult,
+        summary=f"{system.name}: end-of-game score",
         operation_id=f"{system.id}_score",
     )

@@ -8,8 +8,8 @@ from pydantic import BaseModel, ValidationError
 
 from app.systems.base import (
     Badge,
-    CostLine,
     Costed,
+    CostLine,
     ExampleRoster,
     PublishedProfile,
     RosterResult,
@@ -148,7 +148,19 @@ class DcSystem:
             costed = cost_fighter(data, unit_definition(unit))
             units.append(
                 UnitOut(
-                    **unit.model_dump(include={"id", "name", "army", "level", "points", "variant_of", "note", "source", "dice"}),
+                    **unit.model_dump(
+                        include={
+                            "id",
+                            "name",
+                            "army",
+                            "level",
+                            "points",
+                            "variant_of",
+                            "note",
+                            "source",
+                            "dice",
+                        }
+                    ),
                     items=list(unit.items),
                     computed_points=costed.points,
                     discrepancies=discrepancies(data, unit),
@@ -171,7 +183,11 @@ class DcSystem:
                 for rule in data.levels
             ],
             items=[
-                ItemOut(**item.model_dump(include={"id", "name", "kind", "points", "text", "source", "brings"}))
+                ItemOut(
+                    **item.model_dump(
+                        include={"id", "name", "kind", "points", "text", "source", "brings"}
+                    )
+                )
                 for item in data.items
             ],
             hidden_moves=[
@@ -258,7 +274,9 @@ class DcSystem:
                     badges=dice_badges(derived.dice),
                     details=[
                         f"Niveau {derived.level}",
-                        ", ".join(self.data.item(item_id).name for item_id in dict.fromkeys(item_ids)),
+                        ", ".join(
+                            self.data.item(item_id).name for item_id in dict.fromkeys(item_ids)
+                        ),
                     ],
                     issues=entry_result.issues,
                 )
@@ -292,11 +310,13 @@ class DcSystem:
 
 
 def dice_badges(dice: Dice) -> list[Badge]:
-    return [
-        Badge(text=f"{getattr(dice, colour)} {label}", kind=f"dice-{colour}")
-        for colour, label in DICE_LABELS.items()
-        if getattr(dice, colour)
-    ]
+    badges = []
+    for colour, plural in DICE_LABELS.items():
+        count = getattr(dice, colour)
+        if count:
+            label = plural if count > 1 else plural.removesuffix("s")
+            badges.append(Badge(text=f"{count} {label}", kind=f"dice-{colour}"))
+    return badges
 
 
 def build(data: dict[str, Any]) -> DcSystem | list[str]:
@@ -309,4 +329,3 @@ def build(data: dict[str, Any]) -> DcSystem | list[str]:
         ]
     problems = cross_check(catalogue)
     return problems or DcSystem(catalogue)
-

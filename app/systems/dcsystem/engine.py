@@ -8,15 +8,18 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from app.systems.base import CostLine, Costed, Issue, error, warning
-from app.systems.dcsystem.catalogue import Catalogue, Dice, Item, ItemId, Level, Unit
+from app.systems.base import Costed, CostLine, Issue, catalogue_id, error, warning
+from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, Dice, Item, Level, Unit
+
+# Item ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
+ItemRef = catalogue_id(ITEM_IDS, "item")
 
 
 class FighterDefinition(BaseModel):
     """A fighter as the creation table builds it (api-v1.md, "dcsystem unit definition")."""
 
     level: Level = Field(description="Niveau du combattant (part B).")
-    items: list[ItemId] = Field(
+    items: list[ItemRef] = Field(  # type: ignore[valid-type]
         default_factory=list,
         max_length=40,
         description="Capacités, équipements and handicaps, by id.",
@@ -79,7 +82,9 @@ def weapon_dice(items: Sequence[Item]) -> list[WeaponDice]:
 def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[FighterDerived]:
     """F. Création d'un combattant: level + each item, handicaps subtracting, Équilibre."""
     rule = catalogue.level(fighter.level)
-    breakdown = [CostLine(id=f"niveau_{rule.level}", label=f"Niveau {rule.level}", points=rule.points)]
+    breakdown = [
+        CostLine(id=f"niveau_{rule.level}", label=f"Niveau {rule.level}", points=rule.points)
+    ]
     issues: list[Issue] = []
     chosen: list[Item] = []
     for index, item_id in enumerate(fighter.items):
@@ -92,12 +97,14 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[Fig
         chosen.append(item)
 
     # Grenade and mortier bring their handicap with them, free and outside the limit (note 3).
-    bundled = {item.brings: item for item in chosen if item.brings is not None}
+    bundled: dict[str, Item] = {item.brings: item for item in chosen if item.brings is not None}
     for item in chosen:
         if item.id in bundled:
             carrier = bundled[item.id]
             breakdown.append(
-                CostLine(id=item.id, label=f"{item.name} (déjà donnée par {carrier.name})", points=0)
+                CostLine(
+                    id=item.id, label=f"{item.name} (déjà donnée par {carrier.name})", points=0
+                )
             )
             issues.append(
                 warning(
@@ -113,7 +120,9 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[Fig
             handicap = catalogue.item(handicap_id)
             breakdown.append(
                 CostLine(
-                    id=handicap.id, label=f"{handicap.name} (comprise avec {carrier.name})", points=0
+                    id=handicap.id,
+                    label=f"{handicap.name} (comprise avec {carrier.name})",
+                    points=0,
                 )
             )
 
@@ -121,7 +130,9 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[Fig
     if dice.white == 0:
         # F.d Équilibre (L353-354), note 2.
         breakdown.append(
-            CostLine(id="equilibre", label="Équilibre (aucun dé blanc)", points=catalogue.balance.points)
+            CostLine(
+                id="equilibre", label="Équilibre (aucun dé blanc)", points=catalogue.balance.points
+            )
         )
 
     slots = _slots(catalogue, fighter.level, chosen, bundled)
@@ -136,8 +147,12 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[Fig
                 "ou négatif.",
             )
         )
-    derived = FighterDerived(level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen))
-    return Costed[FighterDerived](points=points, breakdown=breakdown, derived=derived, issues=issues)
+    derived = FighterDerived(
+        level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen)
+    )
+    return Costed[FighterDerived](
+        points=points, breakdown=breakdown, derived=derived, issues=issues
+    )
 
 
 def _slots(
@@ -217,9 +232,7 @@ def discrepancies(catalogue: Catalogue, unit: Unit) -> list[str]:
         for colour, label in DICE_LABELS.items():
             printed, computed = getattr(unit.dice, colour), getattr(costed.derived.dice, colour)
             if printed != computed:
-                lines.append(
-                    f"Dés {label} : imprimé {printed}, règles de création {computed}."
-                )
+                lines.append(f"Dés {label} : imprimé {printed}, règles de création {computed}.")
     lines += [f"Limite : {issue.message}" for issue in costed.issues if issue.severity == "error"]
     return lines
 

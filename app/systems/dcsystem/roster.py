@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.systems.base import (
-    CostLine,
     Costed,
+    CostLine,
     EntryBase,
     EntryResult,
     Issue,
@@ -20,7 +20,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
-from app.systems.dcsystem.catalogue import Catalogue, HiddenMoveId
+from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
     FighterDefinition,
     FighterDerived,
@@ -29,6 +29,7 @@ from app.systems.dcsystem.engine import (
 )
 
 Costing = Literal["printed", "computed"]
+HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
 
 
 class Extras(BaseModel):
@@ -36,7 +37,7 @@ class Extras(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hidden_moves: list[HiddenMoveId] = Field(
+    hidden_moves: list[HiddenMoveRef] = Field(  # type: ignore[valid-type]
         default_factory=list, max_length=10, description="Coups cachés bought (G.a)."
     )
     hidden_moves_agreed: bool = Field(
@@ -66,6 +67,8 @@ class RosterShape(Protocol):
 def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel]]:
     """The entry and roster document models; unit ids come from the catalogue."""
     unit_id = catalogue_id([unit.id for unit in catalogue.units], "unit")
+    group: Any = Literal["renfort"] | None
+    system: Any = Literal["dcsystem"]
     entry = create_model(
         "DcsystemEntry",
         __base__=EntryBase,
@@ -73,7 +76,7 @@ def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel
         unit=(unit_id | None, None),
         custom=(FighterDefinition | None, None),
         group=(
-            Literal["renfort"] | None,
+            group,
             Field(None, description="'renfort': listed in the Renfort group, not counted."),
         ),
     )
@@ -81,10 +84,10 @@ def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel
         "DcsystemRoster",
         __config__=ConfigDict(extra="forbid"),
         __doc__="A DCSystem roster document.",
-        system=(Literal["dcsystem"], ...),
+        system=(system, ...),
         name=(str, Field("", max_length=100)),
         points_limit=(int | None, Field(None, ge=1, le=100_000)),
-        entries=(list[entry], Field(default_factory=list, max_length=200)),  # type: ignore[valid-type]
+        entries=(list[entry], Field(default_factory=list, max_length=200)),
         extras=(Extras, Field(default_factory=Extras)),
     )
     return entry, roster
@@ -260,7 +263,7 @@ def score(catalogue: Catalogue, request: ScoreRequest) -> ScoreResult:
             )
         )
     for level in ("3", "2", "1"):
-        count = request.kills.get(level, 0)  # type: ignore[call-overload]
+        count = request.kills.get(level, 0)
         if count:
             each = rules.kill_points[level]
             lines.append(
