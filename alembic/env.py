@@ -3,7 +3,7 @@ so that several app processes starting together apply them once."""
 
 from logging.config import fileConfig
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Engine, text
 from sqlmodel import SQLModel
 
 from alembic import context
@@ -33,9 +33,14 @@ def run_migrations(connection: Connection) -> None:
 
 
 def run_migrations_online() -> None:
-    connection = config.attributes.get("connection")
-    if connection is not None:
-        run_migrations(connection)
+    given = config.attributes.get("connection")  # a Connection (our tests) or an Engine
+    if isinstance(given, Connection):
+        run_migrations(given)
+        return
+    if isinstance(given, Engine):
+        with given.connect() as connection:
+            run_migrations(connection)
+            connection.commit()
         return
     url = config.attributes.get("url") or get_settings().database_url
     engine = make_engine(url)
@@ -45,7 +50,9 @@ def run_migrations_online() -> None:
 
 
 if context.is_offline_mode():
-    context.configure(url=get_settings().database_url, target_metadata=target_metadata, literal_binds=True)
+    context.configure(
+        url=get_settings().database_url, target_metadata=target_metadata, literal_binds=True
+    )
     with context.begin_transaction():
         context.run_migrations()
 else:

@@ -4,7 +4,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
-from app import problems
+from app import openapi, problems
 from app.api.v1.rosters import rosters_router
 from app.api.v1.systems import systems_router
 from app.catalogues import load_systems
@@ -41,5 +41,6 @@ def create_app(
     app.include_router(rosters_router(systems))
     app.include_router(pages.router(systems))
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    openapi.install(app)
     redact_access_log()
     return app

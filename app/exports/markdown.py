@@ -5,12 +5,13 @@ import re
 from app.exports.common import cost_text, issue_prefix, one_line, total_text
 from app.systems.base import RosterSummary
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+# Every ASCII punctuation character CommonMark may give a meaning to is backslash-escaped:
+# "\<" cannot open an HTML tag, "\[" cannot open a link, "\&" cannot start an entity.
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
 
 
 def escape(text: str) -> str:
-    clean = one_line(text).replace("&", "&amp;").replace("<", "&lt;")
-    return _SPECIAL.sub(r"\\\1", clean)
+    return _SPECIAL.sub(r"\\\1", one_line(text))
 
 
 def to_markdown(summary: RosterSummary, url: str) -> str:

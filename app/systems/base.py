@@ -178,6 +178,7 @@ class PublishedProfile(BaseModel):
     points: int
     computed_points: int
     discrepancies: list[str]
+    definition: dict[str, Any] = Field(description="The unit as POST .../cost takes it.")
 
 
 class ExampleRoster(BaseModel):

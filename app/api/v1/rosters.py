@@ -34,16 +34,6 @@ class ShareCreated(BaseModel):
     exports: ShareExports
 
 
-class ShareOut(BaseModel):
-    code: str
-    system: str
-    catalogue_version: str
-    created_at: str
-    roster: dict[str, Any]
-    validation: dict[str, Any]
-    summary: RosterSummary
-
-
 def bearer(authorization: str | None) -> str | None:
     if authorization is None:
         return None
@@ -76,6 +66,15 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
 
     class RosterCreated(RosterOut):
         edit_token: str = Field(description="Shown once; only its hash is stored.")
+
+    class ShareOut(BaseModel):
+        code: str
+        system: str
+        catalogue_version: str = Field(description="The catalogue the snapshot was built with.")
+        created_at: str
+        roster: document_type
+        validation: validation_type
+        summary: RosterSummary
 
     def system_of(document: BaseModel) -> GameSystem:
         return systems[document.system]  # type: ignore[attr-defined]

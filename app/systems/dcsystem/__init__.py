@@ -28,6 +28,7 @@ from app.systems.dcsystem.engine import (
     unit_definition,
 )
 from app.systems.dcsystem.roster import (
+    DcsystemRosterBase,
     RosterDerived,
     ScoreRequest,
     roster_models,
@@ -96,7 +97,7 @@ class ExampleOut(BaseModel):
     name: str
     kind: Literal["exemple"] = "exemple"
     printed_total: int
-    document: dict[str, Any]
+    document: DcsystemRosterBase
     source: str
 
 
@@ -227,6 +228,7 @@ class DcSystem:
                 points=unit.points,
                 computed_points=unit.computed_points,
                 discrepancies=unit.discrepancies,
+                definition={"level": unit.level, "items": unit.items},
             )
             for unit in self._catalogue.units
         ]

@@ -64,31 +64,42 @@ class RosterShape(Protocol):
     extras: Extras
 
 
+class DcsystemEntryBase(EntryBase):
+    """A catalogue unit ('unit') or a custom fighter ('custom'), never both."""
+
+    unit: str | None = None
+    custom: FighterDefinition | None = None
+    group: Literal["renfort"] | None = Field(
+        None, description="'renfort': listed in the Renfort group, not counted (L359-360)."
+    )
+
+
+class DcsystemRosterBase(BaseModel):
+    """A DCSystem roster document (api-v1.md, "Roster documents")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: Literal["dcsystem"]
+    name: str = Field("", max_length=100)
+    points_limit: int | None = Field(None, ge=1, le=100_000)
+    entries: list[DcsystemEntryBase] = Field(default_factory=list, max_length=200)
+    extras: Extras = Field(default_factory=Extras)
+
+
 def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel]]:
-    """The entry and roster document models; unit ids come from the catalogue."""
+    """The entry and roster document models, refusing unit ids the catalogue lacks."""
     unit_id = catalogue_id([unit.id for unit in catalogue.units], "unit")
-    group: Any = Literal["renfort"] | None
-    system: Any = Literal["dcsystem"]
     entry = create_model(
         "DcsystemEntry",
-        __base__=EntryBase,
-        __doc__="A catalogue unit ('unit') or a custom fighter ('custom'), never both.",
+        __base__=DcsystemEntryBase,
+        __doc__=DcsystemEntryBase.__doc__,
         unit=(unit_id | None, None),
-        custom=(FighterDefinition | None, None),
-        group=(
-            group,
-            Field(None, description="'renfort': listed in the Renfort group, not counted."),
-        ),
     )
     roster = create_model(
         "DcsystemRoster",
-        __config__=ConfigDict(extra="forbid"),
-        __doc__="A DCSystem roster document.",
-        system=(system, ...),
-        name=(str, Field("", max_length=100)),
-        points_limit=(int | None, Field(None, ge=1, le=100_000)),
+        __base__=DcsystemRosterBase,
+        __doc__=DcsystemRosterBase.__doc__,
         entries=(list[entry], Field(default_factory=list, max_length=200)),
-        extras=(Extras, Field(default_factory=Extras)),
     )
     return entry, roster
 

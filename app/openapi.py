@@ -1,0 +1,35 @@
+"""The OpenAPI document as the API really answers: every 4xx is problem+json."""
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+
+
+def install(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            )
+            for path in schema.get("paths", {}).values():
+                for operation in path.values():
+                    _problem_responses(operation)
+            components = schema.get("components", {}).get("schemas", {})
+            components.pop("HTTPValidationError", None)
+            components.pop("ValidationError", None)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _problem_responses(operation: dict[str, Any]) -> None:
+    responses = operation.setdefault("responses", {})
+    if "requestBody" in operation or operation.get("parameters"):
+        responses.setdefault("422", {"description": "Invalid input."})
+    for status, response in responses.items():
+        if status.startswith(("4", "5")) and status != "304":
+            response["content"] = {"application/problem+json": {"schema": PROBLEM_REF}}
