@@ -25,7 +25,10 @@ def test_bbcode_of_the_sg_battle_sheet(sg_sheet: RosterSummary) -> None:
     # L32-37 "Feuille de bataille SG / 1 Leader 50 points / 3 membres 90 points /
     # 1 médecin 48 points / coups caché: raide aérien 15 points / total 203 points"
     red, blue, grey = "#c0392b", "#1f5fa8", "#7f8c8d"
-    one_blue = f"[color={red}]4 rouges[/color], [color={blue}]1 bleu[/color], [color={grey}]2 blancs[/color]"
+    one_blue = (
+        f"[color={red}]4 rouges[/color], [color={blue}]1 bleu[/color], "
+        f"[color={grey}]2 blancs[/color]"
+    )
     assert to_bbcode(sg_sheet, URL) == (
         "[b]Feuille de bataille SG[/b] — Dices & Colors System — Stargate's War\n"
         "[b]Total : 203 / 200 points[/b]\n"
