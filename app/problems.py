@@ -1,6 +1,7 @@
 """Every API error as application/problem+json (RFC 9457); pages get a readable HTML message."""
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -78,6 +79,15 @@ def wants_html(request: Request) -> bool:
     )
 
 
+def documented_methods(app: FastAPI, path: str) -> list[str]:
+    """The methods the OpenAPI document lists for `path` (what Allow must say on a 405)."""
+    for template, operations in app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            return sorted(method.upper() for method in operations)
+    return []
+
+
 class ApiError(Exception):
     """Raised by the API edges; becomes a problem response."""
 
@@ -115,7 +125,16 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if wants_html(request):
             return html_error(request, exc.status_code, str(exc.detail))
-        return problem_response(exc.status_code, str(exc.detail), headers=dict(exc.headers or {}))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 400 and request.url.path.startswith("/api/"):
+            # A body that is not even text (bad UTF-8) is broken JSON like any other.
+            error = FieldError(loc=["body"], msg=str(exc.detail), code="json_invalid")
+            return problem_response(422, str(exc.detail), errors=[error])
+        if exc.status_code == 405:
+            allowed = documented_methods(app, request.url.path)
+            if allowed:
+                headers["Allow"] = ", ".join(allowed)
+        return problem_response(exc.status_code, str(exc.detail), headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

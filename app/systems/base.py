@@ -10,6 +10,7 @@ from typing import Annotated, Any, Generic, Literal, Protocol, Self, TypeVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     WithJsonSchema,
@@ -191,6 +192,21 @@ class ExampleRoster(BaseModel):
     document: dict[str, Any]
 
 
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 2.0 as an integer: read it as 2 (strict models refuse 2.5, "2", true)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integral = BeforeValidator(_integral)
+
+
+def integer(ge: int, le: int) -> Any:
+    """An integer between `ge` and `le` (bounds stated in the JSON schema), 2.0 read as 2."""
+    return Annotated[int, Field(ge=ge, le=le), Integral]
+
+
 def catalogue_id(ids: Sequence[str], what: str) -> Any:
     """A string type that only accepts the given ids (and says so in the JSON schema)."""
     known = frozenset(ids)
@@ -207,19 +223,30 @@ def catalogue_id(ids: Sequence[str], what: str) -> Any:
     ]
 
 
+def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
+    """JSON schema of an entry: exactly one of `unit` and `custom` is given and not null."""
+    properties = schema.get("properties", {})
+    branches = []
+    for key in ("unit", "custom"):
+        prop = properties.get(key, {})
+        not_null = [v for v in prop.get("anyOf", [prop]) if v.get("type") != "null"]
+        if not_null:
+            branches.append({"required": [key], "properties": {key: not_null[0]}})
+    schema["oneOf"] = branches
+
+
 class EntryBase(BaseModel):
     """Fields every roster entry has; systems add `unit` and `custom` with their own types."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)
 
     name: str | None = Field(None, max_length=80)
-    count: int = Field(1, ge=1, le=100)
+    count: integer(1, 100) = 1  # type: ignore[valid-type]
 
     @model_validator(mode="after")
     def _unit_or_custom(self) -> Self:
-        has_unit = getattr(self, "unit", None) is not None
-        has_custom = getattr(self, "custom", None) is not None
-        if has_unit == has_custom:
+        given = [key for key in ("unit", "custom") if getattr(self, key, None) is not None]
+        if len(given) != 1:
             raise ValueError("an entry names a catalogue unit ('unit') or a custom unit ('custom')")
         return self
 

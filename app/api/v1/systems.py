@@ -14,6 +14,10 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 }
 
 
+# The calculator resources every system has, with their one method.
+SYSTEM_ROUTES = {"catalogue": "GET", "cost": "POST", "validate": "POST", "score": "POST"}
+
+
 class SystemOut(BaseModel):
     id: str
     name: str
@@ -47,9 +51,12 @@ def systems_router(systems: dict[str, GameSystem]) -> APIRouter:
         include_in_schema=False,
     )
     def unknown_system(system_id: str, rest: str) -> None:
-        if system_id in systems:
-            raise ApiError(404, f"No such resource for system {system_id!r}: {rest!r}.")
-        raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
+        if system_id not in systems:
+            raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
+        if rest in SYSTEM_ROUTES:
+            allowed = SYSTEM_ROUTES[rest]
+            raise ApiError(405, f"Use {allowed} for this resource.", headers={"Allow": allowed})
+        raise ApiError(404, f"No such resource for system {system_id!r}: {rest!r}.")
 
     return router
 

@@ -5,10 +5,11 @@ shared/rules/dcsystem-stargates-war.fr.txt; "note N" to docs/rules-notes.md.
 """
 
 from collections.abc import Sequence
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import Costed, CostLine, Issue, catalogue_id, error, warning
+from app.systems.base import Costed, CostLine, Integral, Issue, catalogue_id, error, warning
 from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, Dice, Item, Level, Unit
 
 # Item ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
@@ -18,7 +19,9 @@ ItemRef = catalogue_id(ITEM_IDS, "item")
 class FighterDefinition(BaseModel):
     """A fighter as the creation table builds it (api-v1.md, "dcsystem unit definition")."""
 
-    level: Level = Field(description="Niveau du combattant (part B).")
+    model_config = ConfigDict(strict=True)
+
+    level: Annotated[Level, Integral] = Field(description="Niveau du combattant (part B).")
     items: list[ItemRef] = Field(  # type: ignore[valid-type]
         default_factory=list,
         max_length=40,

@@ -3,7 +3,7 @@
 Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 """
 
-from typing import Annotated, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -17,6 +17,7 @@ from app.systems.base import (
     ScoreResult,
     catalogue_id,
     error,
+    integer,
     prefixed,
     warning,
 )
@@ -35,7 +36,7 @@ HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
 class Extras(BaseModel):
     """What a DCSystem roster holds beside its entries."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     hidden_moves: list[HiddenMoveRef] = Field(  # type: ignore[valid-type]
         default_factory=list, max_length=10, description="Coups cachés bought (G.a)."
@@ -77,11 +78,11 @@ class DcsystemEntryBase(EntryBase):
 class DcsystemRosterBase(BaseModel):
     """A DCSystem roster document (api-v1.md, "Roster documents")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     system: Literal["dcsystem"]
     name: str = Field("", max_length=100)
-    points_limit: int | None = Field(None, ge=1, le=100_000)
+    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
     entries: list[DcsystemEntryBase] = Field(default_factory=list, max_length=200)
     extras: Extras = Field(default_factory=Extras)
 
@@ -242,12 +243,12 @@ def _hidden_move_issues(catalogue: Catalogue, extras: Extras) -> list[Issue]:
 class ScoreRequest(BaseModel):
     """E.3 Calcul du score (L306-313)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    format: int = Field(ge=1, le=100_000, description="Points per side (e.g. 200).")
+    format: integer(1, 100_000) = Field(description="Points per side (e.g. 200).")  # type: ignore[valid-type]
     main_mission: bool = False
     secondary_mission: bool = False
-    kills: dict[Literal["1", "2", "3"], Annotated[int, Field(ge=0, le=10_000)]] = Field(
+    kills: dict[Literal["1", "2", "3"], integer(0, 10_000)] = Field(  # type: ignore[valid-type]
         default_factory=dict, description="Enemies put out of action, by level."
     )
 
