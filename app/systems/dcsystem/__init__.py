@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from app.systems.base import (
     Badge,
@@ -101,6 +101,13 @@ class ExampleOut(BaseModel):
     source: str
 
 
+class NoteOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
 class CatalogueOut(BaseModel):
     system: Literal["dcsystem"] = "dcsystem"
     name: str
@@ -112,6 +119,7 @@ class CatalogueOut(BaseModel):
     armies: list[ArmyOut]
     units: list[UnitOut]
     examples: list[ExampleOut]
+    notes: list[NoteOut] = Field(description="Caserne's decisions where the rules are unclear.")
 
 
 class DcSystem:
@@ -215,6 +223,7 @@ class DcSystem:
                 )
                 for example, document in zip(data.examples, self._example_documents(), strict=True)
             ],
+            notes=[NoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes],
         )
 
     def catalogue(self) -> CatalogueOut:

@@ -137,6 +137,14 @@ class Example(Strict):
     expected_issue_codes: list[str] = []
 
 
+class Note(Strict):
+    """A decision Caserne took where the text is silent or contradicts itself (French)."""
+
+    id: str
+    title: str
+    text: str
+
+
 class SystemInfo(Strict):
     id: Literal["dcsystem"]
     name: str
@@ -155,6 +163,7 @@ class Catalogue(Strict):
     armies: list[Army]
     units: list[Unit]
     examples: list[Example]
+    notes: list[Note] = []
 
     def item(self, item_id: str) -> Item:
         return self._items[item_id]
@@ -197,6 +206,7 @@ def cross_check(catalogue: Catalogue) -> list[str]:
     problems += _duplicates("armies", [a.id for a in catalogue.armies])
     problems += _duplicates("hidden_moves", [m.id for m in catalogue.hidden_moves])
     problems += _duplicates("examples", [e.id for e in catalogue.examples])
+    problems += _duplicates("notes", [n.id for n in catalogue.notes])
     missing = sorted(set(ITEM_IDS) - {i.id for i in catalogue.items})
     problems += [f"items: missing item {item_id!r} (fixed by api-v1.md)" for item_id in missing]
     missing = sorted(set(HIDDEN_MOVE_IDS) - {m.id for m in catalogue.hidden_moves})
