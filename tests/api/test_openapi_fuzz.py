@@ -7,7 +7,6 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 
 
-
 @pytest.fixture
 def api_schema(app: FastAPI) -> schemathesis.BaseSchema:
     return schemathesis.openapi.from_asgi("/openapi.json", app)
@@ -24,5 +23,3 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 )
 def test_api_conforms_to_its_document(case: schemathesis.Case) -> None:
     case.call_and_validate()
-
-

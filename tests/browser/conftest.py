@@ -10,9 +10,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -22,16 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from app.cli import migrate
 from app.main import create_app
 from app.settings import Settings
-
-try:
-    from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema
-except ImportError:  # pytest run without the repository root on sys.path
-    from conftest import (  # type: ignore[no-redef]
-        DATABASE_URL,
-        ON_POSTGRES,
-        create_schema,
-        drop_schema,
-    )
+from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -48,17 +39,12 @@ STARTUP_TIMEOUT = 15.0
 ACTION_TIMEOUT_MS = 10_000
 
 
-@dataclass
-class LiveServer:
-    url: str
-    database_url: str
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def _listening_socket() -> socket.socket:
+    """A socket bound to a free port on 127.0.0.1, handed to uvicorn (no race for the port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 @pytest.fixture(scope="session")
@@ -104,51 +90,61 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def live_server(database_url: str) -> Iterator[LiveServer]:
-    """uvicorn serving create_app() in a background thread, on a free port."""
+def live_server(database_url: str) -> Iterator[str]:
+    """The base URL of uvicorn serving create_app() in a background thread, on a free port."""
     app = create_app(Settings(database_url=database_url))
-    port = _free_port()
+    sock = _listening_socket()
+    port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off"
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="caserne-e2e-server", daemon=True)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="caserne-e2e-server", daemon=True
+    )
     thread.start()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while True:
-        try:
-            if httpx.get(f"{url}/", timeout=1.0).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            thread.join(timeout=5)
-            pytest.fail(f"the live server did not answer on {url}", pytrace=False)
-        time.sleep(0.05)
     try:
-        yield LiveServer(url=url, database_url=database_url)
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while not _answers(url):
+            if not thread.is_alive() or time.monotonic() > deadline:
+                pytest.fail(f"the live server did not answer on {url}", pytrace=False)
+            time.sleep(0.05)
+        yield url
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
         app.state.engine.dispose()
 
 
-def new_context(browser: Browser, server: LiveServer, **options: object) -> BrowserContext:
-    context = browser.new_context(base_url=server.url, locale="fr-FR", **options)  # type: ignore[arg-type]
-    context.set_default_timeout(ACTION_TIMEOUT_MS)
-    return context
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/", timeout=1.0).status_code == 200
+    except httpx.TransportError:
+        return False
 
 
 @pytest.fixture
-def context(browser: Browser, live_server: LiveServer) -> Iterator[BrowserContext]:
+def new_context(browser: Browser, live_server: str) -> Iterator[Callable[..., BrowserContext]]:
+    """Opens browser contexts on the live server (options as Browser.new_context); closes them."""
+    opened: list[BrowserContext] = []
+
+    def factory(**options: Any) -> BrowserContext:
+        context = browser.new_context(base_url=live_server, locale="fr-FR", **options)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        opened.append(context)
+        return context
+
+    yield factory
+    for context in opened:
+        context.close()
+
+
+@pytest.fixture
+def context(new_context: Callable[..., BrowserContext]) -> BrowserContext:
     """A fresh browser context (cookies, storage) for each test, allowed to use the clipboard."""
-    context = new_context(
-        browser, live_server, permissions=["clipboard-read", "clipboard-write"]
-    )
-    yield context
-    context.close()
+    return new_context(permissions=["clipboard-read", "clipboard-write"])
 
 
 @pytest.fixture
