@@ -1,6 +1,7 @@
 """The one database engine and the one session dependency."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -16,6 +17,10 @@ def make_engine(url: str) -> Engine:
         options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
         if in_memory:
             options["poolclass"] = StaticPool
+        else:
+            # As many connections as the thread pool has threads (anyio's default, 40): a
+            # smaller pool keeps opening and closing SQLite connections under load.
+            options.update(pool_size=40, max_overflow=0)
         engine = create_engine(url, **options)
 
         @event.listens_for(engine, "connect")
@@ -31,8 +36,16 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
 
 
+SessionFactory = Callable[[], AbstractContextManager[Session]]
+
+
+def session_factory(engine: Engine) -> SessionFactory:
+    """How the app opens a session (tests swap in one that rolls back at the end)."""
+    return lambda: Session(engine)
+
+
 def get_session(request: Request) -> Iterator[Session]:
-    with Session(request.app.state.engine) as session:
+    with request.app.state.session_factory() as session:
         yield session
 
 

@@ -5,6 +5,7 @@ schema of its own created by the Alembic migrations."""
 import os
 import secrets
 from collections.abc import Iterator
+from contextlib import nullcontext
 
 import pytest
 from fastapi import FastAPI
@@ -15,7 +16,7 @@ from sqlmodel import Session
 
 from app.catalogues import load_systems
 from app.cli import migrate
-from app.db import get_session, make_engine
+from app.db import make_engine
 from app.main import create_app
 from app.settings import Settings
 from app.systems.base import GameSystem
@@ -103,7 +104,7 @@ def session(engine: Engine) -> Iterator[Session]:
 @pytest.fixture
 def app(engine: Engine, session: Session, systems: dict[str, GameSystem]) -> FastAPI:
     app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=systems)
-    app.dependency_overrides[get_session] = lambda: session
+    app.state.session_factory = lambda: nullcontext(session)
     return app
 
 

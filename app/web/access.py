@@ -48,8 +48,5 @@ def flash_edit_link(request: Request, response: Response, code: str, roster_id: 
     )
 
 
-def take_edit_link_flash(request: Request, response: Response, code: str) -> str | None:
-    roster_id = request.cookies.get(FLASH_COOKIE)
-    if roster_id is not None:
-        response.delete_cookie(FLASH_COOKIE, path=f"/s/{code}")
-    return roster_id
+def forget_edit_link_flash(response: Response, code: str) -> None:
+    response.delete_cookie(FLASH_COOKIE, path=f"/s/{code}")

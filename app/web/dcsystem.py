@@ -50,7 +50,7 @@ class DcsystemPages:
         return {"unit": unit} if unit else None
 
     def router(self) -> APIRouter:
-        router = APIRouter(prefix="/dcsystem")
+        router = APIRouter(prefix="/dcsystem", include_in_schema=False)
         system = self.system
 
         @router.get("/catalogue")

@@ -129,7 +129,7 @@ def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -
 
 
 def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> APIRouter:
-    router = APIRouter()
+    router = APIRouter(include_in_schema=False)
 
     def editor(
         request: Request,

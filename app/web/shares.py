@@ -1,20 +1,52 @@
-"""The public share page and its exports: immutable, cacheable, conditional (ETag)."""
+"""The public share page and its exports: immutable, cacheable, conditional (ETag).
 
+Shares never change, so each process remembers a share's ETag and its rendered page: a
+conditional request is answered without the database, a repeated one without rendering.
+"""
+
+from collections import OrderedDict
+from collections.abc import Hashable
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from app.api.v1.rosters import not_modified, share_cache_headers
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
 from app.store import rosters as store
-from app.store.models import Share
 from app.systems.base import RosterSummary
 from app.urls import public_base
-from app.web.access import take_edit_link_flash, token_for
+from app.web.access import FLASH_COOKIE, forget_edit_link_flash, token_for
 from app.web.render import html_error, render
+
+MISSING = "Ce lien de partage n'existe pas."
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A bounded mapping that forgets the least recently used entries."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self.items.get(key)
+        if value is not None:
+            self.items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self.items[key] = value
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
 
 
 def og_description(summary: RosterSummary) -> str:
@@ -25,18 +57,18 @@ def og_description(summary: RosterSummary) -> str:
 
 
 def router() -> APIRouter:
-    router = APIRouter()
-
-    def load(session: Any, code: str) -> Share | None:
-        return store.get_share(session=session, code=code)
+    router = APIRouter(include_in_schema=False)
+    etags: LRU[str, str] = LRU(100_000)
+    pages: LRU[tuple[str, str], str] = LRU(256)
 
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
-        shared = load(session, code)
+        shared = store.get_share(session=session, code=code)
         if shared is None or (ext not in TEXT_EXPORTS and ext != "json"):
-            return html_error(request, 404, "Ce lien de partage n'existe pas.")
-        headers = share_cache_headers(request, f"{shared.etag}-{ext}")
-        if not_modified(request, f"{shared.etag}-{ext}"):
+            return html_error(request, 404, MISSING)
+        etag = f"{shared.etag}-{ext}"
+        headers = share_cache_headers(request, etag)
+        if not_modified(request, etag):
             return Response(status_code=304, headers=headers)
         if ext == "json":
             return JSONResponse(shared.snapshot, headers=headers)
@@ -45,41 +77,60 @@ def router() -> APIRouter:
         url = f"{public_base(request)}/s/{code}"
         return Response(exporter(summary, url), media_type=media_type, headers=headers)
 
-    @router.get("/s/{code}")
-    def page(code: str, request: Request, session: SessionDep) -> Response:
-        shared = load(session, code)
+    async def page(request: Request) -> Response:
+        """GET /s/{code}: a plain Starlette route (no dependencies to solve on the hot path)."""
+        code: str = request.path_params["code"]
+        creator_view = FLASH_COOKIE in request.cookies
+        etag = etags.get(code)
+        if etag is not None and not creator_view:
+            headers = share_cache_headers(request, etag)
+            if not_modified(request, etag):
+                return Response(status_code=304, headers=headers)
+        base = public_base(request)
+        if etag is not None and not creator_view:
+            html = pages.get((code, base))
+            if html is not None:
+                return HTMLResponse(html, headers=headers)
+        return await run_in_threadpool(render_page, request, code, base, creator_view)
+
+    router.add_route("/s/{code}", page, methods=["GET"])
+
+    def render_page(request: Request, code: str, base: str, creator_view: bool) -> Response:
+        with request.app.state.session_factory() as session:
+            shared = store.get_share(session=session, code=code)
         if shared is None:
-            return html_error(request, 404, "Ce lien de partage n'existe pas.")
+            return html_error(request, 404, MISSING)
         etag = f"{shared.etag}-html"
-        creator_view = request.cookies.get("caserne_edit_link") is not None
+        etags.put(code, etag)
         if not creator_view and not_modified(request, etag):
             return Response(status_code=304, headers=share_cache_headers(request, etag))
-        base = public_base(request)
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
-        context = {
+        share_url = f"{base}/s/{code}"
+        context: dict[str, Any] = {
             "s": summary,
             "code": code,
-            "share_url": f"{base}/s/{code}",
-            "bbcode": to_bbcode(summary, f"{base}/s/{code}"),
+            "share_url": share_url,
+            "bbcode": to_bbcode(summary, share_url),
             "og_description": og_description(summary),
             "created_at": _french_date(shared.created_at),
             "catalogue_version": shared.catalogue_version,
             "edit_link": None,
         }
         if creator_view:
-            # The creator's first view after sharing: show the edit link once, never cache it.
-            response = render(request, "share/page.html", context)
-            roster_id = take_edit_link_flash(request, response, code)
+            # The creator's first view after sharing shows the edit link once; never cached.
+            roster_id = request.cookies.get(FLASH_COOKIE)
             token = token_for(request, roster_id) if roster_id else None
             if roster_id and token:
                 context["edit_link"] = f"{base}/r/{roster_id}/modifier?t={token}"
-                response = render(request, "share/page.html", context)
-                take_edit_link_flash(request, response, code)
+            response = render(request, "share/page.html", context)
+            forget_edit_link_flash(response, code)
             response.headers["Cache-Control"] = "private, no-store"
             return response
-        return render(
+        response = render(
             request, "share/page.html", context, headers=share_cache_headers(request, etag)
         )
+        pages.put((code, base), bytes(response.body).decode())
+        return response
 
     return router
 

@@ -281,3 +281,20 @@ def test_access_log_never_shows_an_edit_token() -> None:
     RedactTokens().filter(record)
     assert "SECRET-TOKEN" not in record.getMessage()
     assert "/r/abc/modifier?t=[masqué]&x=1" in record.getMessage()
+
+
+def test_share_page_cache_keeps_each_host_its_own_links(browser: TestClient) -> None:
+    created = browser.post("/api/v1/rosters", json={"system": "dcsystem", "name": "Hôtes"}).json()
+    code = browser.post(
+        f"/api/v1/rosters/{created['id']}/shares",
+        headers={"Authorization": f"Bearer {created['edit_token']}"},
+    ).json()["code"]
+    first = browser.get(f"/s/{code}")
+    cached = browser.get(f"/s/{code}")
+    assert cached.text == first.text and cached.headers["etag"] == first.headers["etag"]
+    other = browser.get(f"/s/{code}", headers={"Host": "caserne.example"})
+    assert f'content="http://caserne.example/s/{code}"' in other.text
+    assert f'content="http://testserver/s/{code}"' in cached.text
+    conditional = browser.get(f"/s/{code}", headers={"If-None-Match": first.headers["etag"]})
+    assert conditional.status_code == 304
+    assert conditional.headers["cache-control"] == "public, max-age=86400, immutable"

@@ -1,14 +1,13 @@
 """Dices & Colors System 1.0 with the Stargate's War army lists (`dcsystem`)."""
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
 from app.systems.base import (
     Badge,
-    Costed,
     CostLine,
     ExampleRoster,
     PublishedProfile,
@@ -18,9 +17,10 @@ from app.systems.base import (
     SummaryExtra,
     SummaryLine,
 )
-from app.systems.dcsystem.catalogue import Catalogue, Dice, cross_check
+from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
 from app.systems.dcsystem.engine import (
     DICE_LABELS,
+    FighterCost,
     FighterDefinition,
     FighterDerived,
     cost_fighter,
@@ -28,8 +28,8 @@ from app.systems.dcsystem.engine import (
     unit_definition,
 )
 from app.systems.dcsystem.roster import (
+    DcsystemResult,
     DcsystemRosterBase,
-    RosterDerived,
     ScoreRequest,
     roster_models,
     score,
@@ -129,8 +129,8 @@ class DcSystem:
     has_points = True
     unit_model = FighterDefinition
     score_model = ScoreRequest
-    cost_response_model = Costed[FighterDerived]
-    validate_response_model = RosterResult[FighterDerived, RosterDerived]
+    cost_response_model = FighterCost
+    validate_response_model = DcsystemResult
     catalogue_model = CatalogueOut
 
     def __init__(self, catalogue: Catalogue) -> None:
@@ -139,12 +139,17 @@ class DcSystem:
         self.rules_version = catalogue.system.rules_version
         self.catalogue_version = catalogue.system.catalogue_version
         self.entry_model, self.roster_model = roster_models(catalogue)
+        # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
+        self._cached_cost = lru_cache(maxsize=4096)(self._cost)
 
-    def cost(self, unit: FighterDefinition) -> Costed[FighterDerived]:
-        return cost_fighter(self.data, unit)
+    def cost(self, unit: FighterDefinition) -> FighterCost:
+        return self._cached_cost(unit.level, tuple(unit.items))
 
-    def validate(self, roster: Any) -> RosterResult[FighterDerived, RosterDerived]:
-        return validate_roster(self.data, roster)
+    def _cost(self, level: Level, items: tuple[str, ...]) -> FighterCost:
+        return cost_fighter(self.data, FighterDefinition(level=level, items=list(items)))
+
+    def validate(self, roster: Any) -> DcsystemResult:
+        return validate_roster(self.data, roster, self.cost)
 
     def score(self, request: ScoreRequest) -> ScoreResult:
         return score(self.data, request)

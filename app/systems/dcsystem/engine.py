@@ -82,7 +82,10 @@ def weapon_dice(items: Sequence[Item]) -> list[WeaponDice]:
     ]
 
 
-def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[FighterDerived]:
+FighterCost = Costed[FighterDerived]
+
+
+def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> FighterCost:
     """F. Création d'un combattant: level + each item, handicaps subtracting, Équilibre."""
     rule = catalogue.level(fighter.level)
     breakdown = [
@@ -153,9 +156,7 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> Costed[Fig
     derived = FighterDerived(
         level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen)
     )
-    return Costed[FighterDerived](
-        points=points, breakdown=breakdown, derived=derived, issues=issues
-    )
+    return FighterCost(points=points, breakdown=breakdown, derived=derived, issues=issues)
 
 
 def _slots(

@@ -3,12 +3,12 @@
 Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 """
 
+from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.systems.base import (
-    Costed,
     CostLine,
     EntryBase,
     EntryResult,
@@ -23,6 +23,7 @@ from app.systems.base import (
 )
 from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
+    FighterCost,
     FighterDefinition,
     FighterDerived,
     cost_fighter,
@@ -119,14 +120,19 @@ class RosterDerived(BaseModel):
     reinforcement_limit: int | None
 
 
+FighterEntry = EntryResult[FighterDerived]
+DcsystemResult = RosterResult[FighterDerived, RosterDerived]
+CostFunction = Callable[[FighterDefinition], FighterCost]
+
+
 def _entry_result(
-    catalogue: Catalogue, entry: EntryShape, index: int, costing: Costing
-) -> EntryResult[FighterDerived]:
+    catalogue: Catalogue, entry: EntryShape, index: int, costing: Costing, cost: CostFunction
+) -> FighterEntry:
     path = f"entries[{index}]"
-    costed: Costed[FighterDerived]
+    costed: FighterCost
     if entry.unit is not None:
         unit = catalogue.unit(entry.unit)
-        costed = cost_fighter(catalogue, unit_definition(unit))
+        costed = cost(unit_definition(unit))
         # A printed profile is played as printed; its disagreements with the creation rules
         # are the catalogue's discrepancies, not the player's errors.
         unit_points = unit.points if costing == "printed" else costed.points
@@ -134,29 +140,31 @@ def _entry_result(
         name = entry.name or unit.name
     else:
         assert entry.custom is not None
-        costed = cost_fighter(catalogue, entry.custom)
+        costed = cost(entry.custom)
         unit_points = costed.points
         issues = prefixed(costed.issues, f"{path}.custom")
         name = entry.name or f"Combattant de niveau {entry.custom.level}"
     counted = entry.group != "renfort"
-    return EntryResult[FighterDerived](
+    return FighterEntry(
         name=name,
         count=entry.count,
         unit_points=unit_points,
         points=unit_points * entry.count if counted else 0,
         counted=counted,
-        breakdown=costed.breakdown,
+        breakdown=list(costed.breakdown),
         derived=costed.derived,
         issues=issues,
     )
 
 
 def validate_roster(
-    catalogue: Catalogue, roster: RosterShape
-) -> RosterResult[FighterDerived, RosterDerived]:
+    catalogue: Catalogue, roster: RosterShape, cost: CostFunction | None = None
+) -> DcsystemResult:
+    """Totals and issues of a roster; `cost` may be a cached `cost_fighter` (costs are pure)."""
     extras = roster.extras
+    cost = cost or (lambda fighter: cost_fighter(catalogue, fighter))
     entries = [
-        _entry_result(catalogue, entry, index, extras.costing)
+        _entry_result(catalogue, entry, index, extras.costing, cost)
         for index, entry in enumerate(roster.entries)
     ]
     moves = [catalogue.hidden_move(move_id) for move_id in extras.hidden_moves]
@@ -215,7 +223,7 @@ def validate_roster(
         reinforcement_points=reinforcement_points,
         reinforcement_limit=renfort.reinforcement_limit if renfort else None,
     )
-    return RosterResult[FighterDerived, RosterDerived](
+    return DcsystemResult(
         points=points,
         points_limit=roster.points_limit,
         issues=[issue for e in entries for issue in e.issues] + roster_issues,

@@ -1,0 +1,468 @@
+"""HTTP benchmark: one uvicorn worker on a temporary SQLite database, loaded by `wrk`.
+
+Run from the repo root:
+
+    .venv/bin/python bench/http_bench.py [--duration 10] [--connections 16] [--quick] [--json PATH]
+
+Every scenario is reported as requests/second, p50 and p99 latency, and its throughput as a
+ratio of the trivial endpoint's (GET /healthz, an async handler returning a constant: the
+ceiling of this stack) measured in the same run, so that the targets below do not depend on
+the speed of the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+WRK = "wrk"
+TRIVIAL = "trivial"
+# Minimum ratio of a scenario's req/s to the trivial endpoint's, in the same run.
+TARGETS: dict[str, float] = {"cost": 0.6, "share": 0.7, "share_304": 0.9}
+
+COST_BODY: dict[str, Any] = {
+    "level": 3,
+    "items": ["arme_tir_3", "arme_cc_2", "heros", "gilet_de_protection", "determine"],
+}
+CATALOGUE_UNITS = [
+    "jaffa", "chef_de_groupe_sg", "membre_groupe_sg", "replicateur", "teal_c", "asgard", "unas",
+]  # fmt: skip
+CUSTOM_ENTRY: dict[str, Any] = {
+    "custom": {"level": 2, "items": ["arme_tir_2", "gilet_de_protection"]},
+    "name": "Marine",
+    "count": 3,
+}
+SEED_ROSTER: dict[str, Any] = {
+    "system": "dcsystem",
+    "name": "Bench roster",
+    "points_limit": 200,
+    "entries": [{"unit": "jaffa", "count": 6}],
+    "extras": {"hidden_moves": ["traitre"]},
+}
+
+# wrk calls done() once at the end; it prints one line that parse_wrk() reads back.
+LUA_DONE = """
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    "BENCH_RESULT requests=%d duration_us=%d p50_us=%d p99_us=%d "
+    .. "status=%d connect=%d read=%d write=%d timeout=%d\\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.status, e.connect, e.read, e.write, e.timeout))
+end
+"""
+RESULT_LINE = re.compile(r"^BENCH_RESULT (.*)$", re.MULTILINE)
+
+
+class BenchError(Exception):
+    """A setup or sanity check failed: the figures would mean nothing."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    description: str
+    method: str
+    path: str
+    expected_status: int
+    body: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    scenario: str
+    requests: int
+    duration_s: float
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    bad_status: int
+    socket_errors: int
+    # Server CPU time (user + system) per request: steadier than req/s on a busy machine.
+    cpu_ms: float | None = None
+    ratio: float = 0.0
+
+
+@dataclass(frozen=True)
+class Server:
+    base: str
+    pid: int
+
+
+@dataclass(frozen=True)
+class LoadSettings:
+    threads: int
+    connections: int
+    duration_s: int
+    warmup_s: int
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def lua_string(text: str) -> str:
+    """`text` as a Lua long-bracket literal that cannot be closed early by its content."""
+    level = 0
+    while f"]{'=' * level}]" in text:
+        level += 1
+    eq = "=" * level
+    # A newline right after the opening bracket would be dropped by Lua: start on a fresh line.
+    return f"[{eq}[\n{text}]{eq}]"
+
+
+def validate_roster(size: int = 50) -> dict[str, Any]:
+    """A `size`-entry roster, two catalogue units for every custom fighter."""
+    entries: list[dict[str, Any]] = []
+    for index in range(size):
+        if index % 3 == 2:
+            entries.append(CUSTOM_ENTRY)
+        else:
+            unit = CATALOGUE_UNITS[index % len(CATALOGUE_UNITS)]
+            entries.append({"unit": unit, "count": 1 + index % 4})
+    return {
+        "system": "dcsystem",
+        "name": "Bench validate",
+        "points_limit": 5000,
+        "entries": entries,
+    }
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def migrate_database(url: str) -> None:
+    from app.cli import migrate
+
+    migrate(url)
+
+
+@contextmanager
+def running_server(url: str, workdir: Path) -> Iterator[Server]:
+    """uvicorn with one worker on a free port, stopped afterwards."""
+    uvicorn = Path(sys.executable).with_name("uvicorn")
+    if not uvicorn.exists():
+        raise BenchError(f"no {uvicorn}: run with the virtualenv's python (.venv/bin/python)")
+    port = free_port()
+    log_path = workdir / "server.log"
+    command = [
+        str(uvicorn),
+        "app.asgi:app",
+        "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+        "--no-access-log", "--log-level", "warning",
+    ]  # fmt: skip
+    env = {**os.environ, "DATABASE_URL": url}
+    with log_path.open("wb") as log:
+        # Own session: a Ctrl-C in the terminal reaches us, and we stop the server ourselves.
+        process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, process, log_path)
+        yield Server(base, process.pid)
+    finally:
+        stop(process)
+
+
+def wait_until_up(base: str, process: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise BenchError(f"the server exited ({process.returncode}):\n{log_path.read_text()}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise BenchError(f"the server did not answer within 30 s:\n{log_path.read_text()}")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux /proc; None elsewhere)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # Fields after the ")" closing the command name; utime and stime are fields 14 and 15.
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+# --- seeding and scenarios -------------------------------------------------------------------
+
+
+def expect(response: httpx.Response, status: int, what: str) -> httpx.Response:
+    if response.status_code != status:
+        raise BenchError(
+            f"{what}: expected HTTP {status}, got {response.status_code}: {response.text[:500]}"
+        )
+    return response
+
+
+def seed_share(client: httpx.Client) -> tuple[str, str]:
+    """Stores a roster, shares it; returns the share code and its page's ETag."""
+    created = expect(client.post("/api/v1/rosters", json=SEED_ROSTER), 201, "create roster")
+    roster = created.json()
+    shared = expect(
+        client.post(
+            f"/api/v1/rosters/{roster['id']}/shares",
+            headers={"Authorization": f"Bearer {roster['edit_token']}"},
+        ),
+        201,
+        "share roster",
+    )
+    code: str = shared.json()["code"]
+    page = expect(client.get(f"/s/{code}"), 200, "share page")
+    etag = page.headers.get("etag")
+    if not etag:
+        raise BenchError("GET /s/{code} sent no ETag header")
+    return code, etag
+
+
+def scenarios(code: str, etag: str) -> list[Scenario]:
+    cost = "/api/v1/systems/dcsystem/cost"
+    validate = "/api/v1/systems/dcsystem/validate"
+    as_json = {"Content-Type": "application/json"}
+    cost_body = json.dumps(COST_BODY)
+    roster = json.dumps(validate_roster())
+    conditional = {"If-None-Match": etag}
+    page = f"/s/{code}"
+    return [
+        Scenario(TRIVIAL, "GET /healthz", "GET", "/healthz", 200),
+        Scenario("cost", "POST cost (level 3, 5 items)", "POST", cost, 200, cost_body, as_json),
+        Scenario("validate", "POST validate (50 entries)", "POST", validate, 200, roster, as_json),
+        Scenario("share", "GET /s/{code} (HTML)", "GET", page, 200),
+        Scenario("share_304", "GET /s/{code} If-None-Match", "GET", page, 304, None, conditional),
+    ]
+
+
+def check_status(client: httpx.Client, scenario: Scenario) -> None:
+    response = client.request(
+        scenario.method, scenario.path, content=scenario.body, headers=scenario.headers
+    )
+    expect(response, scenario.expected_status, f"scenario {scenario.name!r}")
+
+
+# --- wrk -------------------------------------------------------------------------------------
+
+
+def lua_script(scenario: Scenario) -> str:
+    lines = [f"wrk.method = {lua_string(scenario.method)}"]
+    if scenario.body is not None:
+        lines.append(f"wrk.body = {lua_string(scenario.body)}")
+    for name, value in scenario.headers.items():
+        lines.append(f"wrk.headers[ {lua_string(name)} ] = {lua_string(value)}")
+    return "\n".join(lines) + "\n" + LUA_DONE
+
+
+def run_wrk(base: str, script: Path, path: str, settings: LoadSettings, duration_s: int) -> str:
+    command = [
+        WRK, f"-t{settings.threads}", f"-c{settings.connections}", f"-d{duration_s}s",
+        "-s", str(script), f"{base}{path}",
+    ]  # fmt: skip
+    completed = subprocess.run(command, capture_output=True, text=True, check=False)
+    # wrk reports Lua errors on stderr but still runs (with the default request).
+    if completed.returncode != 0 or completed.stderr.strip():
+        raise BenchError(f"wrk failed ({completed.returncode}):\n{completed.stderr}")
+    return completed.stdout
+
+
+def parse_wrk(name: str, output: str) -> Result:
+    match = RESULT_LINE.search(output)
+    if match is None:
+        raise BenchError(f"no BENCH_RESULT line in wrk's output:\n{output}")
+    fields = {key: int(value) for key, value in re.findall(r"(\w+)=(\d+)", match.group(1))}
+    duration_s = fields["duration_us"] / 1e6
+    return Result(
+        scenario=name,
+        requests=fields["requests"],
+        duration_s=duration_s,
+        rps=fields["requests"] / duration_s if duration_s else 0.0,
+        p50_ms=fields["p50_us"] / 1000,
+        p99_ms=fields["p99_us"] / 1000,
+        bad_status=fields["status"],
+        socket_errors=sum(fields[k] for k in ("connect", "read", "write", "timeout")),
+    )
+
+
+def load(server: Server, scenario: Scenario, settings: LoadSettings, workdir: Path) -> Result:
+    """A warm-up run (discarded), then the measured run."""
+    script = workdir / f"{scenario.name}.lua"
+    script.write_text(lua_script(scenario))
+    if settings.warmup_s > 0:
+        run_wrk(server.base, script, scenario.path, settings, settings.warmup_s)
+    cpu_before = cpu_seconds(server.pid)
+    output = run_wrk(server.base, script, scenario.path, settings, settings.duration_s)
+    cpu_after = cpu_seconds(server.pid)
+    result = parse_wrk(scenario.name, output)
+    if cpu_before is None or cpu_after is None or not result.requests:
+        return result
+    return replace(result, cpu_ms=(cpu_after - cpu_before) * 1000 / result.requests)
+
+
+def with_ratios(results: list[Result]) -> list[Result]:
+    trivial = next(r.rps for r in results if r.scenario == TRIVIAL)
+    return [replace(r, ratio=r.rps / trivial if trivial else 0.0) for r in results]
+
+
+# --- report ----------------------------------------------------------------------------------
+
+
+def target_rows(results: list[Result]) -> list[dict[str, Any]]:
+    by_name = {r.scenario: r for r in results}
+    return [
+        {
+            "scenario": name,
+            "min_ratio": minimum,
+            "ratio": round(by_name[name].ratio, 3),
+            "met": by_name[name].ratio >= minimum,
+        }
+        for name, minimum in TARGETS.items()
+    ]
+
+
+def print_report(results: list[Result], settings: LoadSettings) -> None:
+    print(
+        f"\nwrk -t{settings.threads} -c{settings.connections} -d{settings.duration_s}s "
+        f"(warm-up {settings.warmup_s}s), one uvicorn worker, SQLite\n"
+    )
+    header = (
+        f"{'scenario':<10} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} "
+        f"{'cpu ms/req':>10} {'non-2xx/3xx':>11}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        cpu = "-" if r.cpu_ms is None else f"{r.cpu_ms:.2f}"
+        print(
+            f"{r.scenario:<10} {r.rps:>7.0f} {r.p50_ms:>7.2f} {r.p99_ms:>7.2f} {r.ratio:>6.2f} "
+            f"{cpu:>10} {r.bad_status:>11}"
+        )
+    print("\nTargets (req/s relative to trivial):")
+    for row in target_rows(results):
+        verdict = "met" if row["met"] else "NOT MET"
+        print(f"  {row['scenario']:<10} >= {row['min_ratio']:.2f}: {row['ratio']:.2f}  {verdict}")
+    for r in results:
+        if r.bad_status or r.socket_errors:
+            print(
+                f"warning: {r.scenario}: {r.bad_status} non-2xx/3xx responses, "
+                f"{r.socket_errors} socket errors (connect, read, write, timeout)"
+            )
+
+
+def write_json(path: Path, results: list[Result], settings: LoadSettings) -> None:
+    document = {
+        "settings": asdict(settings),
+        "scenarios": [asdict(r) for r in results],
+        "targets": target_rows(results),
+    }
+    path.write_text(json.dumps(document, indent=2) + "\n")
+
+
+# --- main ------------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per scenario (10)")
+    parser.add_argument("--warmup", type=int, default=2, help="warm-up seconds per scenario (2)")
+    parser.add_argument("--connections", type=int, default=16, help="open connections (16)")
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 2 s, 1 s warm-up")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures here")
+    return parser.parse_args(argv)
+
+
+def load_settings(args: argparse.Namespace) -> LoadSettings:
+    if args.quick:
+        return LoadSettings(args.threads, args.connections, duration_s=2, warmup_s=1)
+    return LoadSettings(args.threads, args.connections, args.duration, args.warmup)
+
+
+def raise_on_sigterm(signum: int, _frame: FrameType | None) -> None:
+    """Turns SIGTERM into an exception so that the cleanup below still runs."""
+    raise SystemExit(128 + signum)
+
+
+def run(settings: LoadSettings, workdir: Path) -> list[Result]:
+    url = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    migrate_database(url)
+    with (
+        running_server(url, workdir) as server,
+        httpx.Client(base_url=server.base, timeout=10) as client,
+    ):
+        code, etag = seed_share(client)
+        results: list[Result] = []
+        for scenario in scenarios(code, etag):
+            check_status(client, scenario)
+            print(f"loading {scenario.name:<10} {scenario.description}", flush=True)
+            results.append(load(server, scenario, settings, workdir))
+    return with_ratios(results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if shutil.which(WRK) is None:
+        print("error: wrk is not installed (Debian: apt-get install -y wrk)", file=sys.stderr)
+        return 2
+    settings = load_settings(args)
+    signal.signal(signal.SIGTERM, raise_on_sigterm)
+    workdir = Path(tempfile.mkdtemp(prefix="caserne-bench-"))
+    try:
+        results = run(settings, workdir)
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print_report(results, settings)
+    if args.json is not None:
+        write_json(args.json, results, settings)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO))
+    sys.exit(main())
