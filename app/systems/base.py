@@ -21,6 +21,9 @@ from pydantic_core import PydanticCustomError
 
 Severity = Literal["error", "warning"]
 
+# Free text never holds U+0000: PostgreSQL cannot store it in a JSON document.
+NO_NUL = r"^[^\x00]*$"
+
 
 class Issue(BaseModel):
     """A problem found in a unit or a roster; `error` makes it invalid, `warning` does not."""
@@ -240,7 +243,7 @@ class EntryBase(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)
 
-    name: str | None = Field(None, max_length=80)
+    name: str | None = Field(None, max_length=80, pattern=NO_NUL)
     count: integer(1, 100) = 1  # type: ignore[valid-type]
 
     @model_validator(mode="after")

@@ -44,6 +44,7 @@ FRENCH = {
     "value_error": "Valeur incorrecte",
     "missing": "Champ obligatoire",
     "string_too_long": "Texte trop long",
+    "string_pattern_mismatch": "Caractère interdit",
     "too_long": "Trop d'éléments",
 }
 

@@ -110,11 +110,10 @@ def test_catalogue_problems_are_all_reported_at_once(tmp_path: Any) -> None:
     for system_id in SYSTEM_IDS:
         folder = tmp_path / system_id
         folder.mkdir()
-        (folder / "catalogue.toml").write_text(
-            (DATA_DIR / system_id / "catalogue.toml").read_text(encoding="utf-8")
-            + "\nnot_a_catalogue_key = 1\nanother_unknown_key = 2\n",
-            encoding="utf-8",
-        )
+        for source in (DATA_DIR / system_id).glob("*.toml"):
+            (folder / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        with (folder / "catalogue.toml").open("a", encoding="utf-8") as catalogue:
+            catalogue.write("\nnot_a_catalogue_key = 1\nanother_unknown_key = 2\n")
     with pytest.raises(CatalogueError) as raised:
         load_systems(tmp_path)
     assert len(raised.value.problems) == 2 * len(SYSTEM_IDS)

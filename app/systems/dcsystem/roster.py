@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.systems.base import (
+    NO_NUL,
     CostLine,
     EntryBase,
     EntryResult,
@@ -82,7 +83,7 @@ class DcsystemRosterBase(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     system: Literal["dcsystem"]
-    name: str = Field("", max_length=100)
+    name: str = Field("", max_length=100, pattern=NO_NUL)
     points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
     entries: list[DcsystemEntryBase] = Field(default_factory=list, max_length=200)
     extras: Extras = Field(default_factory=Extras)

@@ -1,0 +1,175 @@
+"""No Limits (`nolimits`): players price their own miniatures with Caserne's points system.
+
+The text (shared/rules/no-limits.fr.txt) announces an army creation system but prints none
+of its tables: pricing.toml and docs/nolimits-points.md are Caserne's, built on what is
+known of the original and calibrated on the text's profiles.
+"""
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.systems.base import (
+    Costed,
+    ExampleRoster,
+    PublishedProfile,
+    RosterResult,
+    RosterSummary,
+    ScoreResult,
+)
+from app.systems.nolimits.catalogue import Catalogue
+from app.systems.nolimits.catalogue_check import cross_check
+from app.systems.nolimits.definition import NolimitsUnitBase, definition_models
+from app.systems.nolimits.engine import NolimitsUnitDerived, Pricer, building_profile
+from app.systems.nolimits.output import NolimitsCatalogue, NolimitsExampleOut
+from app.systems.nolimits.present import catalogue_parts, summary_lines
+from app.systems.nolimits.roster import (
+    NolimitsEntryDerived,
+    NolimitsRosterBase,
+    NolimitsRosterDerived,
+    roster_models,
+)
+from app.systems.nolimits.rules import BuildingProfile
+from app.systems.nolimits.score import NolimitsScoreRequest, score
+from app.systems.nolimits.validation import validate_roster
+
+__all__ = ["NolimitsSystem", "build"]
+
+
+class NolimitsSystem:
+    """The No Limits engine, built from its checked catalogue and pricing."""
+
+    id = "nolimits"
+    has_points = True
+    score_model = NolimitsScoreRequest
+    cost_response_model = Costed[NolimitsUnitDerived]
+    validate_response_model = RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]
+    catalogue_model = NolimitsCatalogue
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.data = catalogue
+        self.name = catalogue.system.name
+        self.rules_version = catalogue.system.rules_version
+        self.catalogue_version = catalogue.system.catalogue_version
+        self.weapon_model, self.unit_model = definition_models(
+            weapon_ids=[w.id for w in catalogue.weapons],
+            rule_ids=[r.id for r in catalogue.weapon_rules],
+            ability_ids=[a.id for a in catalogue.abilities],
+        )
+        self.pricer = Pricer(catalogue)
+        self.entry_model, self.roster_model = roster_models(
+            catalogue, self.weapon_model, self.unit_model
+        )
+
+    def cost(self, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
+        return self.pricer.cost(unit)
+
+    def building(self, material_id: str, size_in: int) -> BuildingProfile:
+        """A building's profile from the materials table (L277-282)."""
+        return building_profile(self.data, material_id, size_in)
+
+    def validate(self, roster: Any) -> RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]:
+        return validate_roster(self.pricer, roster)
+
+    def score(self, request: NolimitsScoreRequest) -> ScoreResult:
+        return score(self.data, request)
+
+    @cached_property
+    def _catalogue(self) -> NolimitsCatalogue:
+        return NolimitsCatalogue(
+            name=self.name,
+            rules_version=self.rules_version,
+            catalogue_version=self.catalogue_version,
+            examples=[
+                NolimitsExampleOut(
+                    id=example.id,
+                    name=example.name,
+                    printed_total=example.printed_total,
+                    document=NolimitsRosterBase.model_validate(document),
+                    source=example.source,
+                )
+                for example, document in zip(self.data.examples, self._documents(), strict=True)
+            ],
+            **catalogue_parts(self.data),
+        )
+
+    def catalogue(self) -> NolimitsCatalogue:
+        return self._catalogue
+
+    def published_profiles(self) -> Sequence[PublishedProfile]:
+        return [
+            PublishedProfile(
+                id=profile.id,
+                name=profile.name,
+                points=profile.points,
+                computed_points=profile.computed_points,
+                discrepancies=profile.discrepancies,
+                definition=profile.definition.model_dump(mode="json", exclude_defaults=True),
+            )
+            for profile in self._catalogue.profiles
+        ]
+
+    def _documents(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "system": self.id,
+                "name": example.name,
+                "points_limit": example.points_limit,
+                "entries": [
+                    entry.model_dump(exclude_none=True, exclude_defaults=True)
+                    | {"unit": entry.unit, "count": entry.count}
+                    for entry in example.entries
+                ],
+            }
+            for example in self.data.examples
+        ]
+
+    def example_rosters(self) -> Sequence[ExampleRoster]:
+        return [
+            ExampleRoster(
+                id=example.id,
+                name=example.name,
+                printed_total=example.printed_total,
+                expected_issue_codes=example.expected_issue_codes,
+                document=document,
+            )
+            for example, document in zip(self.data.examples, self._documents(), strict=True)
+        ]
+
+    def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary:
+        lines = [
+            line
+            for index, entry in enumerate(result.entries)
+            for line in summary_lines(self.data, index, entry)
+        ]
+        notes = [
+            "Coûts calculés avec le système de points de Caserne : le texte de No Limits "
+            "n'imprime pas ses tables de création d'armée."
+        ]
+        if roster.extras.army:
+            notes.insert(0, f"Armée : {roster.extras.army}")
+        return RosterSummary(
+            system=self.id,
+            system_name=self.name,
+            name=roster.name or "Liste sans nom",
+            points=result.points,
+            points_limit=result.points_limit,
+            valid=result.valid,
+            lines=lines,
+            issues=[issue for issue in result.issues if not issue.path.startswith("entries[")],
+            notes=notes,
+        )
+
+
+def build(data: dict[str, Any]) -> NolimitsSystem | list[str]:
+    """The engine, or every problem found in the catalogue and pricing data."""
+    try:
+        catalogue = Catalogue.model_validate(data)
+    except ValidationError as exc:
+        return [
+            f"{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()
+        ]
+    problems = cross_check(catalogue)
+    return problems or NolimitsSystem(catalogue)
