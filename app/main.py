@@ -55,6 +55,13 @@ def create_app(
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    openapi.install(app)
+    openapi.install(
+        app,
+        [
+            model
+            for s in systems.values()
+            for model in (s.unit_model, s.roster_model, s.score_model)
+        ],
+    )
     redact_access_log()
     return app

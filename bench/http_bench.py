@@ -19,6 +19,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,6 +104,23 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Summary:
+    """One scenario over every round: medians, and the spread of its ratio to trivial."""
+
+    scenario: str
+    rounds: int
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    cpu_ms: float | None
+    ratio: float
+    ratio_min: float
+    ratio_max: float
+    bad_status: int
+    socket_errors: int
+
+
+@dataclass(frozen=True)
 class Server:
     base: str
     pid: int
@@ -114,6 +132,7 @@ class LoadSettings:
     connections: int
     duration_s: int
     warmup_s: int
+    rounds: int
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -324,11 +343,13 @@ def parse_wrk(name: str, output: str) -> Result:
     )
 
 
-def load(server: Server, scenario: Scenario, settings: LoadSettings, workdir: Path) -> Result:
-    """A warm-up run (discarded), then the measured run."""
+def load(
+    server: Server, scenario: Scenario, settings: LoadSettings, workdir: Path, *, warm_up: bool
+) -> Result:
+    """A warm-up run (discarded) when asked, then the measured run."""
     script = workdir / f"{scenario.name}.lua"
     script.write_text(lua_script(scenario))
-    if settings.warmup_s > 0:
+    if warm_up and settings.warmup_s > 0:
         run_wrk(server.base, script, scenario.path, settings, settings.warmup_s)
     cpu_before = cpu_seconds(server.pid)
     output = run_wrk(server.base, script, scenario.path, settings, settings.duration_s)
@@ -340,14 +361,40 @@ def load(server: Server, scenario: Scenario, settings: LoadSettings, workdir: Pa
 
 
 def with_ratios(results: list[Result]) -> list[Result]:
+    """Ratios to the trivial endpoint measured in the same round."""
     trivial = next(r.rps for r in results if r.scenario == TRIVIAL)
     return [replace(r, ratio=r.rps / trivial if trivial else 0.0) for r in results]
+
+
+def summarize(rounds: list[list[Result]]) -> list[Summary]:
+    """Medians over the rounds: a shared 2-core machine drifts, one round can mislead."""
+    summaries = []
+    for index, first in enumerate(rounds[0]):
+        runs = [results[index] for results in rounds]
+        cpu = [r.cpu_ms for r in runs if r.cpu_ms is not None]
+        ratios = [r.ratio for r in runs]
+        summaries.append(
+            Summary(
+                scenario=first.scenario,
+                rounds=len(runs),
+                rps=statistics.median(r.rps for r in runs),
+                p50_ms=statistics.median(r.p50_ms for r in runs),
+                p99_ms=statistics.median(r.p99_ms for r in runs),
+                cpu_ms=statistics.median(cpu) if cpu else None,
+                ratio=statistics.median(ratios),
+                ratio_min=min(ratios),
+                ratio_max=max(ratios),
+                bad_status=sum(r.bad_status for r in runs),
+                socket_errors=sum(r.socket_errors for r in runs),
+            )
+        )
+    return summaries
 
 
 # --- report ----------------------------------------------------------------------------------
 
 
-def target_rows(results: list[Result]) -> list[dict[str, Any]]:
+def target_rows(results: list[Summary]) -> list[dict[str, Any]]:
     by_name = {r.scenario: r for r in results}
     return [
         {
@@ -360,24 +407,26 @@ def target_rows(results: list[Result]) -> list[dict[str, Any]]:
     ]
 
 
-def print_report(results: list[Result], settings: LoadSettings) -> None:
+def print_report(results: list[Summary], settings: LoadSettings) -> None:
     print(
         f"\nwrk -t{settings.threads} -c{settings.connections} -d{settings.duration_s}s "
-        f"(warm-up {settings.warmup_s}s), one uvicorn worker, SQLite\n"
+        f"(warm-up {settings.warmup_s}s), one uvicorn worker, SQLite; "
+        f"{settings.rounds} interleaved round(s), medians\n"
     )
     header = (
         f"{'scenario':<10} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} "
-        f"{'cpu ms/req':>10} {'non-2xx/3xx':>11}"
+        f"{'(min-max)':>11} {'cpu ms/req':>10} {'non-2xx/3xx':>11}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
         cpu = "-" if r.cpu_ms is None else f"{r.cpu_ms:.2f}"
+        spread = f"{r.ratio_min:.2f}-{r.ratio_max:.2f}"
         print(
             f"{r.scenario:<10} {r.rps:>7.0f} {r.p50_ms:>7.2f} {r.p99_ms:>7.2f} {r.ratio:>6.2f} "
-            f"{cpu:>10} {r.bad_status:>11}"
+            f"{spread:>11} {cpu:>10} {r.bad_status:>11}"
         )
-    print("\nTargets (req/s relative to trivial):")
+    print("\nTargets (median req/s ratio to trivial, same round):")
     for row in target_rows(results):
         verdict = "met" if row["met"] else "NOT MET"
         print(f"  {row['scenario']:<10} >= {row['min_ratio']:.2f}: {row['ratio']:.2f}  {verdict}")
@@ -389,7 +438,7 @@ def print_report(results: list[Result], settings: LoadSettings) -> None:
             )
 
 
-def write_json(path: Path, results: list[Result], settings: LoadSettings) -> None:
+def write_json(path: Path, results: list[Summary], settings: LoadSettings) -> None:
     document = {
         "settings": asdict(settings),
         "scenarios": [asdict(r) for r in results],
@@ -403,7 +452,8 @@ def write_json(path: Path, results: list[Result], settings: LoadSettings) -> Non
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--duration", type=int, default=10, help="seconds per scenario (10)")
+    parser.add_argument("--duration", type=int, default=5, help="seconds per scenario run (5)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (3)")
     parser.add_argument("--warmup", type=int, default=2, help="warm-up seconds per scenario (2)")
     parser.add_argument("--connections", type=int, default=16, help="open connections (16)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
@@ -414,8 +464,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def load_settings(args: argparse.Namespace) -> LoadSettings:
     if args.quick:
-        return LoadSettings(args.threads, args.connections, duration_s=2, warmup_s=1)
-    return LoadSettings(args.threads, args.connections, args.duration, args.warmup)
+        return LoadSettings(args.threads, args.connections, duration_s=2, warmup_s=1, rounds=1)
+    return LoadSettings(args.threads, args.connections, args.duration, args.warmup, args.rounds)
 
 
 def raise_on_sigterm(signum: int, _frame: FrameType | None) -> None:
@@ -423,7 +473,7 @@ def raise_on_sigterm(signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def run(settings: LoadSettings, workdir: Path) -> list[Result]:
+def run(settings: LoadSettings, workdir: Path) -> list[Summary]:
     url = f"sqlite:///{workdir / 'bench.sqlite3'}"
     migrate_database(url)
     with (
@@ -431,12 +481,21 @@ def run(settings: LoadSettings, workdir: Path) -> list[Result]:
         httpx.Client(base_url=server.base, timeout=10) as client,
     ):
         code, etag = seed_share(client)
-        results: list[Result] = []
-        for scenario in scenarios(code, etag):
+        plan = scenarios(code, etag)
+        for scenario in plan:
             check_status(client, scenario)
-            print(f"loading {scenario.name:<10} {scenario.description}", flush=True)
-            results.append(load(server, scenario, settings, workdir))
-    return with_ratios(results)
+        rounds: list[list[Result]] = []
+        for round_index in range(settings.rounds):
+            results = []
+            for scenario in plan:
+                print(
+                    f"round {round_index + 1}/{settings.rounds}: {scenario.name:<10} "
+                    f"{scenario.description}",
+                    flush=True,
+                )
+                results.append(load(server, scenario, settings, workdir, warm_up=not round_index))
+            rounds.append(with_ratios(results))
+    return summarize(rounds)
 
 
 def main(argv: list[str] | None = None) -> int:

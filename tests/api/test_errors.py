@@ -22,7 +22,7 @@ def problem(response: object) -> dict[str, object]:
         ({"level": "deux", "items": []}, ["body", "level"], "literal_error"),
         ({"level": 2, "items": "arme_tir_2"}, ["body", "items"], "list_type"),
         ({"items": []}, ["body", "level"], "missing"),
-        ([1, 2], ["body"], "model_attributes_type"),
+        ([1, 2], ["body"], "model_type"),
     ],
 )
 def test_invalid_unit_names_the_field(

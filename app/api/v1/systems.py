@@ -1,13 +1,16 @@
 """GET /api/v1/systems, and the stateless calculator routes of each registered system."""
 
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import APIRouter, Response
-from pydantic import BaseModel
+from fastapi import APIRouter, Request, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
 
 from app.problems import ApiError, Problem
 from app.systems.base import GameSystem, ScoreResult
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     422: {"model": Problem, "description": "Invalid input (problem+json, naming the field)."},
@@ -65,6 +68,22 @@ def json_response(model: BaseModel) -> Response:
     return Response(model.model_dump_json(), media_type="application/json")
 
 
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of a route that parses its body itself (see `parse`)."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+async def parse(request: Request, model: type[ModelT]) -> ModelT:
+    """The body as `model`, parsed by pydantic-core straight from the bytes: errors are the
+    same 422 problems as FastAPI's, at a fraction of its per-request cost."""
+    try:
+        return model.model_validate_json(await request.body())
+    except ValidationError as exc:
+        errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
+        raise RequestValidationError(errors) from None
+
+
 def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
     unit_model: Any = system.unit_model
     roster_model: Any = system.roster_model
@@ -80,14 +99,14 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
             catalogue_json.append(system.catalogue().model_dump_json().encode())
         return Response(catalogue_json[0], media_type="application/json")
 
-    async def cost(unit: unit_model) -> Response:
-        return json_response(system.cost(unit))
+    async def cost(request: Request) -> Response:
+        return json_response(system.cost(await parse(request, unit_model)))
 
-    async def validate(roster: roster_model) -> Response:
-        return json_response(system.validate(roster))
+    async def validate(request: Request) -> Response:
+        return json_response(system.validate(await parse(request, roster_model)))
 
-    async def score(body: score_model) -> Response:
-        return json_response(system.score(body))
+    async def score(request: Request) -> Response:
+        return json_response(system.score(await parse(request, score_model)))
 
     prefix = f"/{system.id}"
     router.add_api_route(
@@ -106,6 +125,7 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
         tags=tags,
         responses=PROBLEMS,
         response_model=system.cost_response_model,
+        openapi_extra=json_body(unit_model),
         summary=f"{system.name}: cost one unit",
         operation_id=f"{system.id}_cost",
     )
@@ -116,6 +136,7 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
         tags=tags,
         responses=PROBLEMS,
         response_model=system.validate_response_model,
+        openapi_extra=json_body(roster_model),
         summary=f"{system.name}: validate a roster",
         operation_id=f"{system.id}_validate",
     )
@@ -126,6 +147,7 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
         tags=tags,
         responses=PROBLEMS,
         response_model=ScoreResult,
+        openapi_extra=json_body(score_model),
         summary=f"{system.name}: end-of-game score",
         operation_id=f"{system.id}_score",
     )
