@@ -1,23 +1,23 @@
 """All HTML routes: home, the per-system pages, rosters and shares."""
 
-from typing import Any
-
 from fastapi import APIRouter, Request, Response
 
 from app.systems.base import GameSystem
-from app.systems.dcsystem import DcSystem
 from app.web import rosters, shares
 from app.web.dcsystem import DcsystemPages
+from app.web.nolimits import NolimitsPages
 from app.web.render import render
+from app.web.system_pages import SystemPages
+
+# System id -> its pages. A registered system without pages is served by the API only.
+PAGES: dict[str, type[SystemPages]] = {
+    "dcsystem": DcsystemPages,
+    "nolimits": NolimitsPages,
+}
 
 
-def system_pages(systems: dict[str, GameSystem]) -> dict[str, Any]:
-    """Each registered system's pages; a system without pages gets none (API only)."""
-    pages: dict[str, Any] = {}
-    for system in systems.values():
-        if isinstance(system, DcSystem):
-            pages[system.id] = DcsystemPages(system)
-    return pages
+def system_pages(systems: dict[str, GameSystem]) -> dict[str, SystemPages]:
+    return {s.id: PAGES[s.id](s) for s in systems.values() if s.id in PAGES}
 
 
 def routers(systems: dict[str, GameSystem]) -> list[APIRouter]:

@@ -1,6 +1,7 @@
 """Roster pages: create, edit (one form, saved on every change), share, duplicate."""
 
 import json
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from fastapi import APIRouter, Request, Response
@@ -68,8 +69,10 @@ def add_entry_to_roster(
     request: Request, session: Session, system: GameSystem, form: FormData, entry: dict[str, Any]
 ) -> Response:
     """ "Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
-    count = int_or_raw(form.get("count")) or 1
-    entry = {**entry, "count": count if isinstance(count, int) and 1 <= count <= 100 else 1}
+    count = int_or_raw(form.get("count"))
+    if isinstance(count, int) and 1 <= count <= 100:
+        entry = {**entry, "count": count}
+    entry.setdefault("count", 1)
     roster = editable(request, session, str(form.get("roster") or ""))
     if roster is None or roster.system != system.id:
         document = empty_document(system)
@@ -118,7 +121,7 @@ def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -
         del entries[int(action[7:])]
     if action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
-        entries.append({**new, "count": count if count is not None else 1})
+        entries.append({"count": 1, **new} if count is None else {**new, "count": count})
     return {
         "system": system.id,
         "name": str(form.get("name") or "").strip(),
@@ -128,7 +131,7 @@ def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -
     }
 
 
-def router(systems: dict[str, GameSystem], forms: dict[str, SystemForms]) -> APIRouter:
+def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def editor(

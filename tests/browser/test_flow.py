@@ -150,7 +150,8 @@ def test_create_fighter_build_list_share_and_duplicate(
     # Choosing the unit autosaves the form; the swap must keep the choice (hx-preserve).
     htmx_post(page, roster_path, lambda: page.locator("#add-unit").select_option("jaffa"))
     expect(page.locator("#add-unit")).to_have_value("jaffa")
-    expect(page.locator("#add-count")).to_have_value("1")
+    # An empty count means the unit's own default (1 fighter in DCSystem).
+    expect(page.locator("#add-count")).to_have_value("")
     htmx_post(page, roster_path, lambda: editor.get_by_role("button", name="Ajouter").click())
     expect(page.locator("tr.entry")).to_have_count(2)
     expect(page.locator("#entry-1-name")).to_have_attribute("placeholder", "Jaffa")

@@ -1,0 +1,216 @@
+"""No Limits pages: the creator's book-like profile and weapon tables, the victory points
+form, and the fields the roster editor adds (leader, placement, general, banner, army)."""
+
+from typing import Any
+
+from pydantic import BaseModel
+from starlette.datastructures import FormData
+
+from app.web.forms import int_or_raw
+from app.web.system_pages import SystemPages
+
+CHARACTERISTICS = ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV")
+BANDS = ("PC", "PI", "PL")
+WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
+HOUSE_RULE_ROWS = 2
+ELIMINATED_ROWS = 4
+
+# The creator opens on the text's Fantassin (L117-121) with its Fusil d'assaut.
+FANTASSIN = {"AC": 9, "CT": 5, "CC": 5, "FO": 4, "EN": 5, "PV": 1, "CO": 5, "SV": 2}
+
+
+def _text(form: FormData, key: str, limit: int = 80) -> str:
+    return str(form.get(key) or "").strip()[:limit]
+
+
+def _band(form: FormData, prefix: str) -> list[Any] | None:
+    distance, modifier = int_or_raw(form.get(f"{prefix}-d")), int_or_raw(form.get(f"{prefix}-m"))
+    if distance is None and modifier is None:
+        return None
+    return [distance, modifier if modifier is not None else 0]
+
+
+def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
+    """One row of the inline weapon table, or None when its name is blank."""
+    key = f"w{index}"
+    name = _text(form, f"{key}-name", 60)
+    if not name:
+        return None
+    weapon: dict[str, Any] = {
+        "name": name,
+        "melee": bool(form.get(f"{key}-melee")),
+        "CdA": int_or_raw(form.get(f"{key}-CdA")),
+        "FO": int_or_raw(form.get(f"{key}-FO")),
+        "DG": int_or_raw(form.get(f"{key}-DG")),
+        "MPA": int_or_raw(form.get(f"{key}-MPA")) or 0,
+        "rules": [str(rule) for rule in form.getlist(f"{key}-rules")],
+    }
+    if kind := _text(form, f"{key}-type"):
+        weapon["type"] = kind
+    if (use_cost := int_or_raw(form.get(f"{key}-CU"))) is not None:
+        weapon["CU"] = use_cost
+    for band in BANDS:
+        if (value := _band(form, f"{key}-{band}")) is not None:
+            weapon[band] = value
+    return weapon
+
+
+class NolimitsPages(SystemPages):
+    def context(self) -> dict[str, Any]:
+        cat: Any = self.system.catalogue()
+        return {
+            "cat": cat,
+            "units": {unit.id: unit for unit in cat.units},
+            "profiles": {profile.id: profile for profile in cat.profiles},
+            "weapons": {weapon.id: weapon for weapon in cat.weapons},
+            "abilities": {ability.id: ability for ability in cat.abilities},
+            "categories": {category.id: category for category in cat.categories},
+            "characteristics": CHARACTERISTICS,
+            "bands": BANDS,
+        }
+
+    # --- the creator ---------------------------------------------------------------------
+
+    def default_unit(self) -> dict[str, Any]:
+        return self._values(
+            name="Fantassin",
+            profile=dict(FANTASSIN),
+            catalogue_weapons={"fusil_d_assaut": 1},
+        )
+
+    def _values(self, **given: Any) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "name": "",
+            "profile": {code: None for code in CHARACTERISTICS},
+            "size": "",
+            "size_mm": None,
+            "catalogue_weapons": {},
+            "weapons": [],
+            "weapon_rows": WEAPON_ROWS,
+            "abilities": [],
+            "house_rules": [],
+            "vehicle": None,
+            "equipment": "",
+            "category": "",
+        }
+        values.update(given)
+        return values
+
+    def unit_from_form(self, form: FormData) -> dict[str, Any]:
+        rows = int_or_raw(form.get("weapon_rows"))
+        rows = min(max(rows if isinstance(rows, int) else WEAPON_ROWS, 1), 12)
+        if form.get("action") == "more_weapons":
+            rows += 1
+        vehicle = None
+        if form.get("vehicle"):
+            vehicle = {
+                "type": _text(form, "vehicle-type"),
+                "crew": int_or_raw(form.get("vehicle-crew")) or 0,
+                "crew_roles": _text(form, "vehicle-crew_roles"),
+                "passengers": int_or_raw(form.get("vehicle-passengers")) or 0,
+            }
+        house_rules = []
+        for index in range(HOUSE_RULE_ROWS):
+            name = _text(form, f"h{index}-name", 60)
+            if name:
+                house_rules.append(
+                    {"name": name, "points": int_or_raw(form.get(f"h{index}-points"))}
+                )
+        return self._values(
+            name=_text(form, "name"),
+            profile={code: int_or_raw(form.get(f"p-{code}")) for code in CHARACTERISTICS},
+            size=_text(form, "size"),
+            size_mm=int_or_raw(form.get("size_mm")),
+            catalogue_weapons={
+                weapon_id: count
+                for weapon_id in self.context()["weapons"]
+                if isinstance(count := int_or_raw(form.get(f"cw-{weapon_id}")), int) and count > 0
+            },
+            weapons=[w for index in range(rows) if (w := _weapon_row(form, index)) is not None],
+            weapon_rows=rows,
+            abilities=[str(a) for a in form.getlist("abilities")],
+            house_rules=house_rules,
+            vehicle=vehicle,
+            equipment=_text(form, "equipment", 300),
+            category=_text(form, "category"),
+        )
+
+    def definition(self, values: dict[str, Any]) -> dict[str, Any]:
+        weapons: list[Any] = [
+            weapon_id
+            for weapon_id, count in values["catalogue_weapons"].items()
+            for _ in range(min(count, 20))
+        ]
+        equipment = [part.strip() for part in values["equipment"].split(",") if part.strip()]
+        definition: dict[str, Any] = {
+            "profile": values["profile"],
+            "weapons": weapons + values["weapons"],
+            "abilities": values["abilities"] + values["house_rules"],
+            "vehicle": values["vehicle"],
+            "equipment": equipment,
+        }
+        if values["size"]:
+            definition["size"] = values["size"]
+        if values["size_mm"] is not None:
+            definition["size_mm"] = values["size_mm"]
+        return definition
+
+    def custom_entry(self, values: dict[str, Any], unit: BaseModel) -> dict[str, Any]:
+        entry = super().custom_entry(values, unit)
+        if values["category"]:
+            entry["category"] = values["category"]
+        return entry
+
+    # --- the roster editor ---------------------------------------------------------------
+
+    def new_entry(self, form: FormData) -> dict[str, Any] | None:
+        unit_id = form.get("add-unit")
+        unit = self.context()["units"].get(str(unit_id)) if unit_id else None
+        if unit is None:
+            return None
+        # A formation starts at its smallest legal size ("De 4 à 8 fantassins", L120).
+        return {"unit": unit.id, "count": max(unit.troopers.min, 1)}
+
+    def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:
+        key = f"entry-{index}"
+        entry["placement"] = _text(form, f"{key}-placement") or None
+        entry["general"] = bool(form.get(f"{key}-general"))
+        entry["battle_standard"] = bool(form.get(f"{key}-battle_standard"))
+        # The formation's optional leader ("De 0 à 1 chef d'unité", L115); a leader defined
+        # through the API (an object) is kept as it is.
+        leader = form.get(f"{key}-leader-slot")
+        if leader is not None and not isinstance(entry.get("leader"), dict):
+            entry["leader"] = str(leader) if form.get(f"{key}-leader") else None
+        if entry.get("custom") is not None:
+            entry["category"] = _text(form, f"{key}-category") or None
+        return entry
+
+    def extras_from_form(self, form: FormData) -> dict[str, Any]:
+        return {"army": _text(form, "army")}
+
+    # --- victory points ------------------------------------------------------------------
+
+    def score_from_form(self, form: FormData) -> dict[str, Any]:
+        eliminated = []
+        for index in range(ELIMINATED_ROWS):
+            points = int_or_raw(form.get(f"e{index}-points"))
+            if points is None:
+                continue
+            eliminated.append(
+                {
+                    "name": _text(form, f"e{index}-name"),
+                    "points": points,
+                    "count": int_or_raw(form.get(f"e{index}-count")) or 1,
+                }
+            )
+        return {
+            "eliminated": eliminated,
+            "general_points": int_or_raw(form.get("general_points")),
+            "terrain_held": int_or_raw(form.get("terrain_held")) or 0,
+            "enemy_banner": bool(form.get("enemy_banner")),
+            "enemy_conceded": bool(form.get("enemy_conceded")),
+            "enemy_survivors_points": int_or_raw(form.get("enemy_survivors_points")) or 0,
+        }
+
+    def score_context(self, form: FormData | None) -> dict[str, Any]:
+        return {"rows": ELIMINATED_ROWS}

@@ -1,0 +1,165 @@
+"""No Limits pages through TestClient: catalogue, creator tables, roster editor, share.
+
+Lnnn = line of shared/rules/no-limits.fr.txt."""
+
+import html
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+# The text's Titan Destroyer (L223-238) with its two Turbo Lasers (L243-246).
+TITAN = {
+    "name": "Titan",
+    **{
+        f"p-{c}": str(v)
+        for c, v in zip("AC CT CC FO EN PV CO SV".split(), (9, 7, 6, 8, 8, 15, 8, 7))
+    },
+    "size": "tres_grande",
+    "cw-turbo_laser": "2",
+    "vehicle": "1",
+    "vehicle-type": "marcheur",
+    "vehicle-crew": "2",
+    "weapon_rows": "3",
+}
+
+
+@pytest.fixture
+def browser(client: TestClient) -> TestClient:
+    client.follow_redirects = False
+    return client
+
+
+def field(page: str, name: str) -> str:
+    match = re.search(rf"name=\"{re.escape(name)}\"[^>]*? value=\"([^\"]*)\"", page)
+    assert match, name
+    return html.unescape(match.group(1))
+
+
+def test_catalogue_prints_the_book_profiles_with_prices(browser: TestClient) -> None:
+    page = browser.get("/nolimits/catalogue").text
+    fantassin = page[page.index('id="profile-fantassin"') :]
+    fantassin = fantassin[: fantassin.index("</article>")]
+    # L118-119: "AC CT CC FO EN PV CO SV / 9 5 5 4 5 1 5 2"
+    assert re.findall(r"<td>(\d+)</td>", fantassin)[:8] == ["9", "5", "5", "4", "5", "1", "5", "2"]
+    assert '<span class="printed">28 pts</span>' in fantassin
+    titan = page[page.index('id="profile-titan_destroyer"') :]
+    titan = titan[: titan.index("</article>")]
+    assert '<span class="printed">350 pts</span>' in titan
+    # L236-238, the damage indicator as printed.
+    assert re.findall(r'<td class="box[^"]*">([^<]+)</td>', titan) == [
+        "1",
+        "2",
+        "3",
+        "Mv",
+        "Ar",
+        "6",
+        "7",
+        "Mv",
+        "9",
+        "Ar",
+        "11",
+        "Mv",
+        "13",
+        "14",
+    ]
+    assert "Décisions de Caserne" in page and "Système de points de Caserne" in page
+
+
+def test_creator_costs_the_titan_live(browser: TestClient) -> None:
+    response = browser.post("/nolimits/createur", data=TITAN, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    fragment = response.text
+    assert fragment.lstrip().startswith('<section id="result"')
+    assert "<span data-points>350</span>" in fragment
+    # Turbo Laser FO 8 -> MA -4 (L175 "8 -4"), no CU on a vehicle (L241).
+    assert re.findall(r"<td data-ma>(-?\d+)</td>", fragment) == ["-4", "-4"]
+    assert fragment.count('class="box') == 14
+
+
+def test_creator_inline_melee_weapon_gets_its_derived_use_cost(browser: TestClient) -> None:
+    form = {
+        "name": "Duelliste",
+        **{
+            f"p-{c}": str(v)
+            for c, v in zip("AC CT CC FO EN PV CO SV".split(), (9, 5, 5, 4, 5, 1, 5, 2))
+        },
+        "w0-name": "Lame",
+        "w0-melee": "1",
+        "w0-CdA": "1",
+        "w0-FO": "1",
+        "w0-DG": "1",
+        "weapon_rows": "3",
+    }
+    fragment = browser.post("/nolimits/createur", data=form, headers={"HX-Request": "true"}).text
+    # The origin's sword: CdA 1, FO +1, DG 1 costs 3; its CU is 3 + 1 = 4 (L124, L171).
+    row = fragment[fragment.index('data-weapon="Lame"') :]
+    row = row[: row.index("</tr>")]
+    assert re.findall(r"<td[^>]*>([^<]*)</td>", row)[:3] == ["Lame", "4", "Corps à corps"]
+    assert row.rstrip().endswith('<td class="num">3</td>')
+
+
+def test_creator_bad_profile_value_is_shown_next_to_the_table(browser: TestClient) -> None:
+    form = {**TITAN, "p-AC": "abc"}
+    page = browser.post("/nolimits/createur", data=form)
+    assert page.status_code == 422
+    assert '<p class="field-error" role="alert">Nombre entier attendu (profile.AC)</p>' in page.text
+    assert 'value="abc"' in page.text  # what was typed stays
+
+
+def test_creator_more_weapon_rows(browser: TestClient) -> None:
+    page = browser.post("/nolimits/createur", data={**TITAN, "action": "more_weapons"}).text
+    assert field(page, "weapon_rows") == "4" and 'id="w3"' in page
+
+
+def test_house_rule_is_marked_everywhere(browser: TestClient) -> None:
+    form = {**TITAN, "h0-name": "Sang-froid", "h0-points": "4", "roster": "", "count": "1"}
+    added = browser.post("/nolimits/createur/ajouter", data=form)
+    assert added.status_code == 303
+    editor = browser.get(added.headers["location"]).text
+    assert "Sang-froid" in editor
+    assert 'data-code="house_rule"' in editor
+
+
+def test_roster_with_a_formation_general_and_share(browser: TestClient) -> None:
+    created = browser.post("/listes", data={"system": "nolimits"})
+    location = created.headers["location"]
+    page = browser.get(location).text
+    added = browser.post(
+        location,
+        data={
+            "version": field(page, "version"),
+            "name": "Compagnie",
+            "points_limit": "1000",
+            "army": "Humains",
+            "action": "add",
+            "add-unit": "section_de_fantassins",
+        },
+        headers={"HX-Request": "true"},
+    ).text
+    # "De 4 à 8 fantassins par unité" (L120): a new section starts with 4.
+    assert field(added, "entry-0-count") == "4"
+    assert 'data-code="no_general"' in added
+    saved = browser.post(
+        location,
+        data={
+            "version": field(added, "version"),
+            "name": "Compagnie",
+            "points_limit": "1000",
+            "army": "Humains",
+            "entry-0-ref": field(added, "entry-0-ref"),
+            "entry-0-count": "6",
+            "entry-0-leader-slot": "sergent",
+            "entry-0-leader": "1",
+            "entry-0-general": "1",
+            "action": "share",
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert saved.status_code == 204
+    share = saved.headers["hx-redirect"]
+    bbcode = browser.get(f"{share}.bbcode").text
+    assert bbcode.startswith("[b]Compagnie[/b] — No Limits\n")
+    # 6 Fantassins at 28 and a Sergent at 49 (Caserne's points system).
+    assert "[b]6 × Fantassin[/b] — 28 pts chacun, 168 pts" in bbcode
+    assert "[b]Total : 217 / 1000 points[/b]" in bbcode
