@@ -8,13 +8,17 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+CODES = ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV")
+
+
+def profile_form(*values: int) -> dict[str, str]:
+    return {f"p-{code}": str(value) for code, value in zip(CODES, values, strict=True)}
+
+
 # The text's Titan Destroyer (L223-238) with its two Turbo Lasers (L243-246).
 TITAN = {
     "name": "Titan",
-    **{
-        f"p-{c}": str(v)
-        for c, v in zip("AC CT CC FO EN PV CO SV".split(), (9, 7, 6, 8, 8, 15, 8, 7))
-    },
+    **profile_form(9, 7, 6, 8, 8, 15, 8, 7),
     "size": "tres_grande",
     "cw-turbo_laser": "2",
     "vehicle": "1",
@@ -80,10 +84,7 @@ def test_creator_costs_the_titan_live(browser: TestClient) -> None:
 def test_creator_inline_melee_weapon_gets_its_derived_use_cost(browser: TestClient) -> None:
     form = {
         "name": "Duelliste",
-        **{
-            f"p-{c}": str(v)
-            for c, v in zip("AC CT CC FO EN PV CO SV".split(), (9, 5, 5, 4, 5, 1, 5, 2))
-        },
+        **profile_form(9, 5, 5, 4, 5, 1, 5, 2),
         "w0-name": "Lame",
         "w0-melee": "1",
         "w0-CdA": "1",
