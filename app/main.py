@@ -6,8 +6,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
 from app import openapi, problems
-from app.api.v1.rosters import rosters_router
-from app.api.v1.systems import systems_router
+from app.api.v1 import api_routers
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
@@ -46,22 +45,13 @@ def create_app(
         return JSONResponse({"status": "ok"})
 
     # Hottest first: every route before a match costs a few microseconds per request.
-    html_routers = pages.routers(systems)
-    for router in (
-        html_routers[0],  # /s/{code}: share pages, read by every forum visitor
-        systems_router(systems),
-        rosters_router(systems),
-        *html_routers[1:],
-    ):
+    share_router, page_routers = pages.routers(systems)
+    routers, request_bodies = api_routers(systems)
+    # Hottest first: every route tried before a match costs a few microseconds. The share
+    # page is read by every forum visitor.
+    for router in (share_router, *routers, *page_routers):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    openapi.install(
-        app,
-        [
-            model
-            for s in systems.values()
-            for model in (s.unit_model, s.roster_model, s.score_model)
-        ],
-    )
+    openapi.install(app, request_bodies)
     redact_access_log()
     return app

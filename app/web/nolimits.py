@@ -3,10 +3,12 @@ form, and the fields the roster editor adds (leader, placement, general, banner,
 
 from typing import Any
 
-from pydantic import BaseModel
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
-from app.web.forms import int_or_raw
+from app.web.forms import field_errors, int_or_raw
+from app.web.render import render
 from app.web.system_pages import SystemPages
 
 CHARACTERISTICS = ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV")
@@ -160,6 +162,33 @@ class NolimitsPages(SystemPages):
         if values["category"]:
             entry["category"] = values["category"]
         return entry
+
+    # --- buildings -------------------------------------------------------------------------
+
+    def router(self) -> APIRouter:
+        router = super().router()
+
+        @router.post("/batiment")
+        async def building(request: Request) -> Response:
+            """A building's EN, SV and PV from the materials table (L277-282)."""
+            form = await request.form()
+            values = {
+                "material": _text(form, "material"),
+                "size_in": int_or_raw(form.get("size_in")),
+            }
+            context: dict[str, Any] = {"system": self.system, "my_rosters": [], **self.context()}
+            status = 200
+            try:
+                model: Any = self.system
+                context["building"] = model.building(model.building_model.model_validate(values))
+            except ValidationError as exc:
+                context["building_error"] = "; ".join(field_errors(exc).values())
+                status = 422
+            return render(
+                request, "nolimits/catalogue.html", context, block="building", status=status
+            )
+
+        return router
 
     # --- the roster editor ---------------------------------------------------------------
 

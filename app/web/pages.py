@@ -20,8 +20,9 @@ def system_pages(systems: dict[str, GameSystem]) -> dict[str, SystemPages]:
     return {s.id: PAGES[s.id](s) for s in systems.values() if s.id in PAGES}
 
 
-def routers(systems: dict[str, GameSystem]) -> list[APIRouter]:
-    """The HTML routers, to include side by side (nesting routers slows every match)."""
+def routers(systems: dict[str, GameSystem]) -> tuple[APIRouter, list[APIRouter]]:
+    """The share page's router, and the others; included side by side, as nesting routers
+    slows every match."""
     router = APIRouter(include_in_schema=False)
     pages = system_pages(systems)
 
@@ -36,8 +37,7 @@ def routers(systems: dict[str, GameSystem]) -> list[APIRouter]:
             },
         )
 
-    return [
-        shares.router(),
+    return shares.router(), [
         router,
         *(system_page.router() for system_page in pages.values()),
         rosters.router(systems, pages),

@@ -121,3 +121,25 @@ def test_validate_and_score(client: TestClient) -> None:
     )
     assert score.status_code == 200
     assert score.json()["points"] == 3 * 28 + 2 * 49  # L359, L364
+
+
+def test_building_endpoint(client: TestClient) -> None:
+    # L281 "béton 8 6 2 par 1”": 5" of concrete.
+    response = client.post(
+        "/api/v1/systems/nolimits/building", json={"material": "beton", "size_in": 5}
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "material": "beton",
+        "name": "Béton",
+        "size_in": 5,
+        "EN": 8,
+        "SV": 6,
+        "PV": 10,
+    }
+    unknown = client.post(
+        "/api/v1/systems/nolimits/building", json={"material": "bois2", "size_in": 5}
+    )
+    assert unknown.status_code == 422
+    assert unknown.json()["errors"][0]["code"] == "unknown_id"
+    assert client.get("/api/v1/systems/nolimits/building").status_code == 405

@@ -249,7 +249,8 @@ def test_declared_size_wins_over_size_mm(nolimits: NolimitsSystem) -> None:
 def test_buildings(
     nolimits: NolimitsSystem, material: str, inches: int, en: int, sv: int | None, pv: int
 ) -> None:
-    building = nolimits.building(material, inches)
+    request = nolimits.building_model.model_validate({"material": material, "size_in": inches})
+    building = nolimits.building(request)
     assert (en, sv, pv) == (building.EN, building.SV, building.PV)
 
 

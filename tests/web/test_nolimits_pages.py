@@ -164,3 +164,12 @@ def test_roster_with_a_formation_general_and_share(browser: TestClient) -> None:
     # 6 Fantassins at 28 and a Sergent at 49 (Caserne's points system).
     assert "[b]6 × Fantassin[/b] — 28 pts chacun, 168 pts" in bbcode
     assert "[b]Total : 217 / 1000 points[/b]" in bbcode
+
+
+def test_building_calculator(browser: TestClient) -> None:
+    # L279 "Brique 6 4 1 par 1”": a 6" brick wall has EN 6, SV 4, 6 PV.
+    form = {"material": "brique", "size_in": "6"}
+    fragment = browser.post("/nolimits/batiment", data=form, headers={"HX-Request": "true"}).text
+    assert '<strong data-building>Brique, 6" : EN 6, SV 4, PV 6</strong>' in fragment
+    bad = browser.post("/nolimits/batiment", data={"material": "papier", "size_in": "6"})
+    assert bad.status_code == 422 and "field-error" in bad.text

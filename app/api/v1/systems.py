@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
-from app.problems import ApiError, Problem
+from app.problems import ApiError, Problem, documented_methods
 from app.systems.base import GameSystem, ScoreResult
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -15,10 +15,6 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     422: {"model": Problem, "description": "Invalid input (problem+json, naming the field)."},
 }
-
-
-# The calculator resources every system has, with their one method.
-SYSTEM_ROUTES = {"catalogue": "GET", "cost": "POST", "validate": "POST", "score": "POST"}
 
 
 class SystemOut(BaseModel):
@@ -53,12 +49,13 @@ def systems_router(systems: dict[str, GameSystem]) -> APIRouter:
         methods=["GET", "POST"],
         include_in_schema=False,
     )
-    def unknown_system(system_id: str, rest: str) -> None:
+    def unknown_system(system_id: str, rest: str, request: Request) -> None:
         if system_id not in systems:
             raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
-        if rest in SYSTEM_ROUTES:
-            allowed = SYSTEM_ROUTES[rest]
-            raise ApiError(405, f"Use {allowed} for this resource.", headers={"Allow": allowed})
+        allowed = documented_methods(request.app, request.url.path)
+        if allowed:
+            methods = ", ".join(allowed)
+            raise ApiError(405, f"Use {methods} for this resource.", headers={"Allow": methods})
         raise ApiError(404, f"No such resource for system {system_id!r}: {rest!r}.")
 
     return router

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from app.systems.base import (
     Costed,
@@ -18,6 +18,8 @@ from app.systems.base import (
     RosterResult,
     RosterSummary,
     ScoreResult,
+    catalogue_id,
+    integer,
 )
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_check import cross_check
@@ -59,6 +61,13 @@ class NolimitsSystem:
             ability_ids=[a.id for a in catalogue.abilities],
         )
         self.pricer = Pricer(catalogue)
+        self.building_model = create_model(
+            "NolimitsBuildingRequest",
+            __config__=ConfigDict(strict=True, extra="forbid"),
+            __doc__="A building of one material (table L277-282) and its measure in inches.",
+            material=(catalogue_id([m.id for m in catalogue.materials], "material"), ...),
+            size_in=(integer(1, 1000), Field(description="The building's measure in inches.")),
+        )
         self.entry_model, self.roster_model = roster_models(
             catalogue, self.weapon_model, self.unit_model
         )
@@ -66,9 +75,9 @@ class NolimitsSystem:
     def cost(self, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
         return self.pricer.cost(unit)
 
-    def building(self, material_id: str, size_in: int) -> BuildingProfile:
+    def building(self, request: Any) -> BuildingProfile:
         """A building's profile from the materials table (L277-282)."""
-        return building_profile(self.data, material_id, size_in)
+        return building_profile(self.data, request.material, request.size_in)
 
     def validate(self, roster: Any) -> RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]:
         return validate_roster(self.pricer, roster)
