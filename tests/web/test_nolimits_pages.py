@@ -2,11 +2,11 @@
 
 Lnnn = line of shared/rules/no-limits.fr.txt."""
 
-import html
 import re
 
-import pytest
 from fastapi.testclient import TestClient
+
+from tests.web.conftest import field
 
 CODES = ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV")
 
@@ -26,18 +26,6 @@ TITAN = {
     "vehicle-crew": "2",
     "weapon_rows": "3",
 }
-
-
-@pytest.fixture
-def browser(client: TestClient) -> TestClient:
-    client.follow_redirects = False
-    return client
-
-
-def field(page: str, name: str) -> str:
-    match = re.search(rf"name=\"{re.escape(name)}\"[^>]*? value=\"([^\"]*)\"", page)
-    assert match, name
-    return html.unescape(match.group(1))
 
 
 def test_catalogue_prints_the_book_profiles_with_prices(browser: TestClient) -> None:

@@ -1,25 +1,12 @@
 """The HTML pages through TestClient: what a player sees, the HTMX fragments, bad input."""
 
-import html
 import logging
 import re
 
-import pytest
 from fastapi.testclient import TestClient
 
 from app.middleware import RedactTokens
-
-
-@pytest.fixture
-def browser(client: TestClient) -> TestClient:
-    client.follow_redirects = False
-    return client
-
-
-def field(page: str, name: str) -> str:
-    match = re.search(rf"name=\"{re.escape(name)}\"[^>]*? value=\"([^\"]*)\"", page)
-    assert match, name
-    return html.unescape(match.group(1))
+from tests.web.conftest import field
 
 
 def new_roster(browser: TestClient, **form: str) -> str:

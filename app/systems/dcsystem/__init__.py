@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from app.systems.base import (
     Badge,
@@ -17,6 +17,7 @@ from app.systems.base import (
     SummaryExtra,
     SummaryLine,
 )
+from app.systems.building import build_engine, example_rosters
 from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
 from app.systems.dcsystem.engine import (
     DICE_LABELS,
@@ -260,16 +261,7 @@ class DcSystem:
         ]
 
     def example_rosters(self) -> Sequence[ExampleRoster]:
-        return [
-            ExampleRoster(
-                id=example.id,
-                name=example.name,
-                printed_total=example.printed_total,
-                expected_issue_codes=example.expected_issue_codes,
-                document=document,
-            )
-            for example, document in zip(self.data.examples, self._example_documents(), strict=True)
-        ]
+        return example_rosters(self.data.examples, self._example_documents())
 
     def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary:
         lines = []
@@ -337,11 +329,4 @@ def dice_badges(dice: Dice) -> list[Badge]:
 
 def build(data: dict[str, Any]) -> DcSystem | list[str]:
     """The engine, or every problem found in the catalogue data."""
-    try:
-        catalogue = Catalogue.model_validate(data)
-    except ValidationError as exc:
-        return [
-            f"{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()
-        ]
-    problems = cross_check(catalogue)
-    return problems or DcSystem(catalogue)
+    return build_engine(data, Catalogue, cross_check, DcSystem)

@@ -8,6 +8,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.systems.building import duplicate_ids
+
 # The ids are part of the API contract (api-v1.md): the catalogue must define exactly these.
 ItemId = Literal[
     "absorption", "camouflage", "commandement", "determine", "elite", "force", "heros",
@@ -196,24 +198,14 @@ class Catalogue(Strict):
         return {move.id: move for move in self.hidden_moves}
 
 
-def _duplicates(kind: str, ids: list[str]) -> list[str]:
-    seen: set[str] = set()
-    problems = []
-    for index, value in enumerate(ids):
-        if value in seen:
-            problems.append(f"{kind}[{index}].id: duplicate id {value!r}")
-        seen.add(value)
-    return problems
-
-
 def cross_check(catalogue: Catalogue) -> list[str]:
     """What pydantic cannot see: duplicates, missing ids, references to unknown ids."""
-    problems = _duplicates("items", [i.id for i in catalogue.items])
-    problems += _duplicates("units", [u.id for u in catalogue.units])
-    problems += _duplicates("armies", [a.id for a in catalogue.armies])
-    problems += _duplicates("hidden_moves", [m.id for m in catalogue.hidden_moves])
-    problems += _duplicates("examples", [e.id for e in catalogue.examples])
-    problems += _duplicates("notes", [n.id for n in catalogue.notes])
+    problems = duplicate_ids("items", [i.id for i in catalogue.items])
+    problems += duplicate_ids("units", [u.id for u in catalogue.units])
+    problems += duplicate_ids("armies", [a.id for a in catalogue.armies])
+    problems += duplicate_ids("hidden_moves", [m.id for m in catalogue.hidden_moves])
+    problems += duplicate_ids("examples", [e.id for e in catalogue.examples])
+    problems += duplicate_ids("notes", [n.id for n in catalogue.notes])
     missing = sorted(set(ITEM_IDS) - {i.id for i in catalogue.items})
     problems += [f"items: missing item {item_id!r} (fixed by api-v1.md)" for item_id in missing]
     missing = sorted(set(HIDDEN_MOVE_IDS) - {m.id for m in catalogue.hidden_moves})

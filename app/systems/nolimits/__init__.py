@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError, create_model
+from pydantic import ConfigDict, Field, create_model
 
 from app.systems.base import (
     Costed,
@@ -21,6 +21,7 @@ from app.systems.base import (
     catalogue_id,
     integer,
 )
+from app.systems.building import build_engine, example_rosters
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_check import cross_check
 from app.systems.nolimits.definition import NolimitsUnitBase, definition_models
@@ -136,16 +137,7 @@ class NolimitsSystem:
         ]
 
     def example_rosters(self) -> Sequence[ExampleRoster]:
-        return [
-            ExampleRoster(
-                id=example.id,
-                name=example.name,
-                printed_total=example.printed_total,
-                expected_issue_codes=example.expected_issue_codes,
-                document=document,
-            )
-            for example, document in zip(self.data.examples, self._documents(), strict=True)
-        ]
+        return example_rosters(self.data.examples, self._documents())
 
     def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary:
         lines = [
@@ -174,11 +166,4 @@ class NolimitsSystem:
 
 def build(data: dict[str, Any]) -> NolimitsSystem | list[str]:
     """The engine, or every problem found in the catalogue and pricing data."""
-    try:
-        catalogue = Catalogue.model_validate(data)
-    except ValidationError as exc:
-        return [
-            f"{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()
-        ]
-    problems = cross_check(catalogue)
-    return problems or NolimitsSystem(catalogue)
+    return build_engine(data, Catalogue, cross_check, NolimitsSystem)

@@ -1,6 +1,7 @@
 """What pydantic cannot see in the No Limits catalogue: duplicates, missing or unknown ids,
 size bands with holes, weapons that cannot be played as printed."""
 
+from app.systems.building import duplicate_ids
 from app.systems.nolimits.catalogue import (
     CATEGORIES,
     SIZES,
@@ -8,16 +9,6 @@ from app.systems.nolimits.catalogue import (
     Catalogue,
     SizeInfo,
 )
-
-
-def _duplicates(kind: str, ids: list[str]) -> list[str]:
-    seen: set[str] = set()
-    problems = []
-    for index, value in enumerate(ids):
-        if value in seen:
-            problems.append(f"{kind}[{index}].id: duplicate id {value!r}")
-        seen.add(value)
-    return problems
 
 
 def _exactly(kind: str, ids: list[str], expected: tuple[str, ...]) -> list[str]:
@@ -105,7 +96,7 @@ def cross_check(catalogue: Catalogue) -> list[str]:
         ("examples", [e.id for e in catalogue.examples]),
         ("notes", [n.id for n in catalogue.notes]),
     ):
-        problems += _duplicates(kind, ids)
+        problems += duplicate_ids(kind, ids)
     problems += _exactly("categories", [c.id for c in catalogue.categories], CATEGORIES)
     problems += _exactly("sizes", [s.id for s in catalogue.sizes], SIZES)
     problems += _exactly("vehicle_types", [v.id for v in catalogue.vehicle_types], VEHICLE_TYPES)

@@ -1,0 +1,65 @@
+"""What every engine's `build(data)` does alike: check the catalogue, report every problem."""
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from app.systems.base import ExampleRoster
+
+CatalogueT = TypeVar("CatalogueT", bound=BaseModel)
+EngineT = TypeVar("EngineT")
+
+
+def build_engine(
+    data: dict[str, Any],
+    catalogue_model: type[CatalogueT],
+    cross_check: Callable[[CatalogueT], list[str]],
+    engine: Callable[[CatalogueT], EngineT],
+) -> EngineT | list[str]:
+    """The engine, or every problem in the data: pydantic's, else the cross-checks'."""
+    try:
+        catalogue = catalogue_model.model_validate(data)
+    except ValidationError as exc:
+        return [
+            f"{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in exc.errors()
+        ]
+    return cross_check(catalogue) or engine(catalogue)
+
+
+def duplicate_ids(kind: str, ids: Sequence[str]) -> list[str]:
+    """One problem per id defined twice in a list of the catalogue."""
+    seen: set[str] = set()
+    problems = []
+    for index, value in enumerate(ids):
+        if value in seen:
+            problems.append(f"{kind}[{index}].id: duplicate id {value!r}")
+        seen.add(value)
+    return problems
+
+
+class PrintedExample(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def printed_total(self) -> int: ...
+    @property
+    def expected_issue_codes(self) -> list[str]: ...
+
+
+def example_rosters(
+    examples: Sequence[PrintedExample], documents: Sequence[dict[str, Any]]
+) -> list[ExampleRoster]:
+    """The catalogue's example rosters, each with its roster document."""
+    return [
+        ExampleRoster(
+            id=example.id,
+            name=example.name,
+            printed_total=example.printed_total,
+            expected_issue_codes=example.expected_issue_codes,
+            document=document,
+        )
+        for example, document in zip(examples, documents, strict=True)
+    ]
