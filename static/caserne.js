@@ -17,3 +17,14 @@ document.addEventListener("click", async (event) => {
   }
   if (event.target.closest("[data-print]")) window.print();
 });
+
+// A form that saves on `change` must not take the action of the button that happens to
+// have the focus (Tab from a field onto "Partager" or "Ajouter"): htmx sends the focused
+// submit button with the next request. Only a real submit carries a button's action.
+document.addEventListener("htmx:configRequest", (event) => {
+  const trigger = event.detail.triggeringEvent;
+  if (!trigger || trigger.type === "submit") return;
+  delete event.detail.parameters["action"];
+  const path = event.detail.elt.getAttribute("hx-post");
+  if (path) event.detail.path = path;
+});

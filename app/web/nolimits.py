@@ -67,6 +67,8 @@ class NolimitsPages(SystemPages):
             "weapons": {weapon.id: weapon for weapon in cat.weapons},
             "abilities": {ability.id: ability for ability in cat.abilities},
             "categories": {category.id: category for category in cat.categories},
+            "sizes": {size.id: size for size in cat.sizes},
+            "vehicle_types": {kind.id: kind for kind in cat.vehicle_types},
             "characteristics": CHARACTERISTICS,
             "bands": BANDS,
         }

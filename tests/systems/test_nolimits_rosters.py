@@ -197,7 +197,7 @@ def test_summary_marks_parts_and_house_rules(nolimits: NolimitsSystem) -> None:
     fantassin = summary.lines[1]
     assert fantassin.details[:2] == [
         "AC 9 CT 5 CC 5 FO 4 EN 5 PV 1 CO 5 SV 2",
-        "Fusil d'assaut (CU 4, 10/+1 20/+0 30/−1, FO 6, MA -2, CdA 1, DG 1, Baïonnette)",
+        "Fusil d'assaut (CU 4, 10/+1 20/+0 30/−1, FO 6, MA −2, CdA 1, DG 1, Baïonnette)",
     ]
     assert [b.text for b in fantassin.badges] == ["Unité de base", "Bannière d'armée"]
     assert summary.lines[3].house_rules == ["Sang-froid (4 pts)"]

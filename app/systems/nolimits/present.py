@@ -20,7 +20,13 @@ from app.systems.nolimits.output import (
 )
 from app.systems.nolimits.pricing_data import Pricing
 from app.systems.nolimits.roster import NolimitsEntryDerived
-from app.systems.nolimits.weapons import NolimitsWeaponDerived, band_text, price_weapon, weapon_spec
+from app.systems.nolimits.weapons import (
+    NolimitsWeaponDerived,
+    band_text,
+    price_weapon,
+    signed,
+    weapon_spec,
+)
 
 
 def coefficients(pricing: Pricing) -> list[NolimitsCoefficientOut]:
@@ -155,11 +161,11 @@ def weapon_text(weapon: NolimitsWeaponDerived) -> str:
         bands = [band for band in (weapon.PC, weapon.PI, weapon.PL) if band]
         parts.append(" ".join(band_text(band) for band in bands))
         parts.append(f"FO {weapon.FO}")
-    parts.append(f"MA {weapon.MA}")
+    parts.append(f"MA {signed(weapon.MA) if weapon.MA else 0}")
     parts.append(f"CdA {weapon.CdA}")
     parts.append(f"DG {weapon.DG}")
     if weapon.MPA:
-        parts.append(f"MPA {weapon.MPA}")
+        parts.append(f"MPA {signed(weapon.MPA)}")
     parts += weapon.rules
     return f"{weapon.name} ({', '.join(parts)})"
 
