@@ -49,10 +49,8 @@ def problem_response(
     *,
     errors: Sequence[FieldError] = (),
     headers: dict[str, str] | None = None,
-    type_: str = "about:blank",
 ) -> JSONResponse:
     body = Problem(
-        type=type_,
         title=TITLES.get(status, "Error"),
         status=status,
         detail=detail,

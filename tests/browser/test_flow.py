@@ -5,48 +5,20 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, Response, expect
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.helpers import (
+    TRACK_HTMX,
+    assert_same_document,
+    htmx_post,
+    mark_document,
+    type_and_leave,
+)
 
 pytestmark = pytest.mark.browser
 
 FIGHTER_NAME = "Marine d'élite <b>"
 LIST_NAME = "Équipe [SG-1]"
-
-# Counts the HTMX requests in flight, and marks the document: a navigation would lose the mark.
-TRACK_HTMX = """
-window.__htmxPending = 0;
-document.addEventListener("htmx:beforeRequest", () => { window.__htmxPending += 1; });
-document.addEventListener("htmx:afterRequest", () => { window.__htmxPending -= 1; });
-"""
-
-
-def mark_document(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def assert_same_document(page: Page) -> None:
-    assert page.evaluate("window.__sameDocument === true"), "the page navigated"
-
-
-def htmx_post(page: Page, path: str, action: Callable[[], object]) -> Response:
-    """Runs `action`, waits for the HTMX POST to `path` it causes, then for HTMX to be idle."""
-
-    def matches(response: Response) -> bool:
-        request = response.request
-        return request.method == "POST" and urlsplit(response.url).path == path
-
-    with page.expect_response(matches) as info:
-        action()
-    response = info.value
-    assert response.request.header_value("hx-request") == "true"
-    page.wait_for_function("() => window.__htmxPending === 0")
-    return response
-
-
-def type_and_leave(field: Locator, text: str) -> None:
-    """Types into a field, then tabs out of it, which fires its `change` event."""
-    field.fill(text)
-    field.press("Tab")
 
 
 def check_creator(page: Page, points: int, slots: str, dice: str) -> None:

@@ -92,7 +92,7 @@ def test_add_a_created_fighter_to_a_new_list(browser: TestClient) -> None:
     assert "<span data-total>90</span>" in editor
 
 
-def test_roster_editor_needs_the_edit_cookie(browser: TestClient, app: object) -> None:
+def test_roster_editor_needs_the_edit_cookie(browser: TestClient) -> None:
     location = new_roster(browser)
     browser.cookies.clear()
     page = browser.get(location)

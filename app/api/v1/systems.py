@@ -105,9 +105,8 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
     async def score(request: Request) -> Response:
         return json_response(system.score(await parse(request, score_model)))
 
-    prefix = f"/{system.id}"
     router.add_api_route(
-        f"{prefix}/catalogue",
+        f"/{system.id}/catalogue",
         catalogue,
         methods=["GET"],
         tags=tags,
@@ -115,36 +114,20 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
         summary=f"{system.name}: catalogue",
         operation_id=f"{system.id}_catalogue",
     )
-    router.add_api_route(
-        f"{prefix}/cost",
-        cost,
-        methods=["POST"],
-        tags=tags,
-        responses=PROBLEMS,
-        response_model=system.cost_response_model,
-        openapi_extra=json_body(unit_model),
-        summary=f"{system.name}: cost one unit",
-        operation_id=f"{system.id}_cost",
-    )
-    router.add_api_route(
-        f"{prefix}/validate",
-        validate,
-        methods=["POST"],
-        tags=tags,
-        responses=PROBLEMS,
-        response_model=system.validate_response_model,
-        openapi_extra=json_body(roster_model),
-        summary=f"{system.name}: validate a roster",
-        operation_id=f"{system.id}_validate",
-    )
-    router.add_api_route(
-        f"{prefix}/score",
-        score,
-        methods=["POST"],
-        tags=tags,
-        responses=PROBLEMS,
-        response_model=ScoreResult,
-        openapi_extra=json_body(score_model),
-        summary=f"{system.name}: end-of-game score",
-        operation_id=f"{system.id}_score",
-    )
+    calculator: list[tuple[str, Any, Any, Any, str]] = [
+        ("cost", cost, unit_model, system.cost_response_model, "cost one unit"),
+        ("validate", validate, roster_model, system.validate_response_model, "validate a roster"),
+        ("score", score, score_model, ScoreResult, "end-of-game score"),
+    ]
+    for name, endpoint, body, response_model, summary in calculator:
+        router.add_api_route(
+            f"/{system.id}/{name}",
+            endpoint,
+            methods=["POST"],
+            tags=tags,
+            responses=PROBLEMS,
+            response_model=response_model,
+            openapi_extra=json_body(body),
+            summary=f"{system.name}: {summary}",
+            operation_id=f"{system.id}_{name}",
+        )
