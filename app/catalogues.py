@@ -1,14 +1,15 @@
 """Reads every registered system's catalogue from `data/systems/<id>/*.toml` at start-up."""
 
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.settings import ROOT
-from app.systems.base import GameSystem
-from app.systems.registry import BUILDERS
+from app.systems import registry
+from app.systems.base import AnySystem
+from app.systems.spec import DATA_DIR, SystemSpec
 
-DATA_DIR = ROOT / "data" / "systems"
+__all__ = ["DATA_DIR", "CatalogueError", "load_systems", "read_system_data"]
 
 
 class CatalogueError(Exception):
@@ -42,16 +43,21 @@ def read_system_data(directory: Path) -> tuple[dict[str, Any], dict[str, str], l
     return data, origin, problems
 
 
-def load_systems(data_dir: Path = DATA_DIR) -> dict[str, GameSystem]:
-    """Every registered engine, or CatalogueError listing all problems of all systems."""
-    systems: dict[str, GameSystem] = {}
+def load_systems(
+    data_dir: Path | None = None, specs: Sequence[SystemSpec] | None = None
+) -> dict[str, AnySystem]:
+    """Every registered engine, or CatalogueError listing all problems of all systems.
+    `data_dir` replaces data/systems/ for every system (tests of broken data)."""
+    systems: dict[str, AnySystem] = {}
     problems: list[str] = []
-    for system_id, build in BUILDERS.items():
-        data, origin, read_problems = read_system_data(data_dir / system_id)
+    for spec in registry.SPECS if specs is None else specs:
+        system_id = spec.id
+        folder = data_dir / system_id if data_dir is not None else spec.data
+        data, origin, read_problems = read_system_data(folder)
         problems += [f"{system_id}/{problem}" for problem in read_problems]
         if read_problems:
             continue
-        built = build(data)
+        built = spec.build(data)
         if isinstance(built, list):
             for problem in built:
                 top = problem.split(".", 1)[0].split("[", 1)[0].split(":", 1)[0]

@@ -11,7 +11,9 @@ from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
 from app.settings import ROOT, Settings, get_settings
-from app.systems.base import GameSystem
+from app.systems import registry
+from app.systems.base import AnySystem
+from app.systems.spec import SystemSpec
 from app.web import pages
 from app.web.render import html_error
 
@@ -20,11 +22,13 @@ def create_app(
     settings: Settings | None = None,
     *,
     engine: Engine | None = None,
-    systems: dict[str, GameSystem] | None = None,
+    systems: dict[str, AnySystem] | None = None,
+    specs: tuple[SystemSpec, ...] | None = None,
 ) -> FastAPI:
     """The app; tests pass their own engine and the systems they already loaded."""
     settings = settings or get_settings()
-    systems = systems if systems is not None else load_systems()
+    specs = specs if specs is not None else registry.SPECS
+    systems = systems if systems is not None else load_systems(specs=specs)
     app = FastAPI(
         title="Caserne",
         version="1.0.0",
@@ -45,8 +49,8 @@ def create_app(
         return JSONResponse({"status": "ok"})
 
     # Hottest first: every route before a match costs a few microseconds per request.
-    share_router, page_routers = pages.routers(systems)
-    routers, request_bodies = api_routers(systems)
+    share_router, page_routers = pages.routers(systems, specs)
+    routers, request_bodies = api_routers(systems, specs)
     # Hottest first: every route tried before a match costs a few microseconds. The share
     # page is read by every forum visitor.
     for router in (share_router, *routers, *page_routers):

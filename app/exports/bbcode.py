@@ -1,15 +1,9 @@
 """BBCode for phpBB-style forums. User text can never open or close a tag."""
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text
+from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
 from app.systems.base import RosterSummary
 
-# Forum-safe colours for the dice badges (white dice are shown grey on a white page).
-COLOURS = {
-    "dice-red": "#c0392b",
-    "dice-blue": "#1f5fa8",
-    "dice-white": "#7f8c8d",
-    "dice-yellow": "#b7950b",
-}
+INVALID_COLOUR = "#c0392b"
 
 
 def escape(text: str) -> str:
@@ -20,17 +14,18 @@ def escape(text: str) -> str:
 def to_bbcode(summary: RosterSummary, url: str) -> str:
     out = [f"[b]{escape(summary.name)}[/b] — {escape(summary.system_name)}"]
     out.append(f"[b]Total : {total_text(summary)}[/b]")
+    if invalid := validity_text(summary):
+        out.append(f"[color={INVALID_COLOUR}][b]{invalid}[/b][/color]")
     out.append("")
     group: str | None = None
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out.append(f"[u]{escape(line.group)}[/u]")
         group = line.group
-        out.append(f"[b]{line.count} × {escape(line.name)}[/b] — {cost_text(line)}")
+        cost = cost_text(line, summary)
+        out.append(f"[b]{line.count} × {escape(line.name)}[/b]" + (f" — {cost}" if cost else ""))
         badges = ", ".join(
-            f"[color={COLOURS[b.kind]}]{escape(b.text)}[/color]"
-            if b.kind in COLOURS
-            else escape(b.text)
+            f"[color={b.colour}]{escape(b.text)}[/color]" if b.colour else escape(b.text)
             for b in line.badges
         )
         details = [escape(detail) for detail in line.details if detail]

@@ -1,8 +1,8 @@
-"""What every export writes the same way: the total line, the per-entry cost, clean text."""
+"""What every export writes the same way: the totals line, the per-entry cost, clean text."""
 
 import re
 
-from app.systems.base import RosterSummary, SummaryLine
+from app.systems.base import Amount, Budget, RosterSummary, SummaryLine
 
 _SPACES = re.compile(r"\s+")
 
@@ -12,16 +12,40 @@ def one_line(text: str) -> str:
     return _SPACES.sub(" ", "".join(ch if ch.isprintable() else " " for ch in text)).strip()
 
 
+def amount(value: Amount) -> str:
+    """6, 6.5 (never 6.0): budgets in halves are exact."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def budget_text(budget: Budget) -> str:
+    if budget.id == "points":
+        if budget.limit is None:
+            return f"{amount(budget.used)} points"
+        return f"{amount(budget.used)} / {amount(budget.limit)} points"
+    limit = f" / {amount(budget.limit)}" if budget.limit is not None else ""
+    return f"{budget.label} {amount(budget.used)}{limit}"
+
+
 def total_text(summary: RosterSummary) -> str:
-    if summary.points_limit is None:
-        return f"{summary.points} points"
-    return f"{summary.points} / {summary.points_limit} points"
+    """The budgets ("203 / 200 points", "SWC 6 / 6 | 300 / 300 points"), or for a system
+    without points its own totals ("7 figurines, Rep totale 27")."""
+    if summary.budgets:
+        return " | ".join(budget_text(budget) for budget in summary.budgets)
+    return ", ".join(f"{total.label} : {total.value}" for total in summary.totals)
 
 
-def cost_text(line: SummaryLine) -> str:
+def cost_text(line: SummaryLine, summary: RosterSummary) -> str:
+    """What an entry costs, or nothing in a system without points."""
+    if not summary.has_points:
+        return ""
     if line.count == 1:
         return f"{line.points_each} pts"
     return f"{line.points_each} pts chacun, {line.count * line.points_each} pts"
+
+
+def validity_text(summary: RosterSummary) -> str | None:
+    """An invalid list says so before anything else is read."""
+    return None if summary.valid else "Liste non valide"
 
 
 def issue_prefix(severity: str) -> str:

@@ -2,7 +2,7 @@
 
 import re
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text
+from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
 from app.systems.base import RosterSummary
 
 # Every ASCII punctuation character CommonMark may give a meaning to is backslash-escaped:
@@ -17,13 +17,16 @@ def escape(text: str) -> str:
 def to_markdown(summary: RosterSummary, url: str) -> str:
     out = [f"# {escape(summary.name)}", "", f"*{escape(summary.system_name)}*", ""]
     out.append(f"**Total : {total_text(summary)}**")
+    if invalid := validity_text(summary):
+        out += ["", f"**{invalid}**"]
     out.append("")
     group: str | None = None
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out += ["", f"## {escape(line.group)}", ""]
         group = line.group
-        out.append(f"- **{line.count} × {escape(line.name)}** — {cost_text(line)}")
+        cost = cost_text(line, summary)
+        out.append(f"- **{line.count} × {escape(line.name)}**" + (f" — {cost}" if cost else ""))
         details = [escape(d) for d in line.details if d] + [escape(b.text) for b in line.badges]
         if details:
             out.append(f"  {' — '.join(details)}")

@@ -1,6 +1,6 @@
 """Plain text, for e-mail or a chat."""
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text
+from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
 from app.systems.base import RosterSummary
 
 
@@ -9,14 +9,17 @@ def to_text(summary: RosterSummary, url: str) -> str:
         one_line(summary.name),
         one_line(summary.system_name),
         f"Total : {total_text(summary)}",
-        "",
     ]
+    if invalid := validity_text(summary):
+        out.append(invalid)
+    out.append("")
     group: str | None = None
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out += ["", one_line(line.group) + " :"]
         group = line.group
-        out.append(f"{line.count} x {one_line(line.name)} - {cost_text(line)}")
+        cost = cost_text(line, summary)
+        out.append(f"{line.count} x {one_line(line.name)}" + (f" - {cost}" if cost else ""))
         details = [one_line(d) for d in line.details if d] + [b.text for b in line.badges]
         if details:
             out.append("    " + " - ".join(details))

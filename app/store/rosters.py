@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.store.models import Roster, Share, utcnow
 
@@ -116,3 +116,9 @@ def create_share(
 
 def get_share(*, session: Session, code: str) -> Share | None:
     return session.get(Share, code)
+
+
+def find_share(*, session: Session, roster_id: str, etag: str) -> Share | None:
+    """The share of this roster with this exact snapshot, if it was shared before."""
+    query = select(Share).where(Share.roster_id == roster_id, Share.etag == etag).limit(1)
+    return session.exec(query).first()

@@ -5,24 +5,31 @@ No FastAPI, no SQL, no I/O here or in any engine module.
 """
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Generic, Literal, Protocol, Self, TypeVar
+from typing import Any, Generic, Literal, Protocol, Self, TypeVar
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    WithJsonSchema,
-    computed_field,
-    model_validator,
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+from app.systems.inputs import (
+    INPUT,
+    NO_NUL,
+    EntryBase,
+    Integral,
+    catalogue_id,
+    integer,
+    one_of_unit_or_custom,
 )
-from pydantic_core import PydanticCustomError
+
+__all__ = [
+    "INPUT",
+    "NO_NUL",
+    "EntryBase",
+    "Integral",
+    "catalogue_id",
+    "integer",
+    "one_of_unit_or_custom",
+]
 
 Severity = Literal["error", "warning"]
-
-# Free text never holds U+0000: PostgreSQL cannot store it in a JSON document.
-NO_NUL = r"^[^\x00]*$"
 
 
 class Issue(BaseModel):
@@ -110,18 +117,19 @@ class EntryResult(BaseModel, Generic[DerivedT]):
 
 
 class RosterResult(BaseModel, Generic[DerivedT, RosterDerivedT]):
-    """A validated roster. `issues` holds every issue, entries' included, with full paths."""
+    """A validated roster. `issues` holds the list's own issues; each entry holds its own
+    (paths are full: `entries[2].items[1]`). Valid when neither has an error."""
 
     points: int
     points_limit: int | None
     issues: list[Issue]
-    entries: list[EntryResult[DerivedT]]
+    entries: Sequence[EntryResult[DerivedT]]
     derived: RosterDerivedT
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def valid(self) -> bool:
-        return is_valid(self.issues)
+        return is_valid(self.issues) and all(is_valid(entry.issues) for entry in self.entries)
 
 
 class ScoreResult(BaseModel):
@@ -134,6 +142,24 @@ class Badge(BaseModel):
 
     text: str
     kind: str = Field(description="A CSS-friendly class name, e.g. dice-red.")
+    colour: str | None = Field(None, description="Forum-safe colour for BBCode, e.g. #c0392b.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _colour_of_old_snapshots(cls, data: Any) -> Any:
+        """Shares frozen before badges carried their colour named it by `kind` alone."""
+        if isinstance(data, dict) and "colour" not in data:
+            colour = _FROZEN_COLOURS.get(str(data.get("kind")))
+            return {**data, "colour": colour} if colour else data
+        return data
+
+
+_FROZEN_COLOURS = {
+    "dice-red": "#c0392b",
+    "dice-blue": "#1f5fa8",
+    "dice-white": "#7f8c8d",
+    "dice-yellow": "#b7950b",
+}
 
 
 class SummaryLine(BaseModel):
@@ -159,8 +185,39 @@ class SummaryExtra(BaseModel):
     text: str = ""
 
 
+Amount = int | float  # SWC comes in halves: 6.5 is exact in binary floating point
+
+
+class Budget(BaseModel):
+    """Something a list spends against a limit: points, and for Infinity SWC."""
+
+    id: str = Field(description="points, swc ...")
+    label: str = Field(description="As players write it: points, SWC.")
+    used: Amount
+    limit: Amount | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def over(self) -> bool:
+        return self.limit is not None and self.used > self.limit
+
+
+class Total(BaseModel):
+    """A figure of the whole list that is not a budget (figures, total Rep, actions...)."""
+
+    label: str
+    value: str
+
+
+def points_budget(points: int, limit: int | None) -> Budget:
+    return Budget(id="points", label="points", used=points, limit=limit)
+
+
 class RosterSummary(BaseModel):
-    """A system-neutral, ready-to-print view of a validated roster."""
+    """A system-neutral, ready-to-print view of a validated roster.
+
+    `budgets` is what the list spends (none for systems without points): exports, the
+    share page and the editor show those, and `totals` beside them."""
 
     system: str
     system_name: str
@@ -169,9 +226,23 @@ class RosterSummary(BaseModel):
     points_limit: int | None
     valid: bool
     lines: list[SummaryLine]
+    budgets: list[Budget] = []
+    totals: list[Total] = []
     extras: list[SummaryExtra] = []
-    issues: list[Issue] = []
+    issues: list[Issue] = Field(default=[], description="The list's own issues.")
     notes: list[str] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def _budgets_of_old_snapshots(cls, data: Any) -> Any:
+        """Shares frozen before budgets existed had points only."""
+        if isinstance(data, dict) and "budgets" not in data and "points" in data:
+            return {**data, "budgets": [points_budget(data["points"], data.get("points_limit"))]}
+        return data
+
+    @property
+    def has_points(self) -> bool:
+        return any(budget.id == "points" for budget in self.budgets)
 
 
 class PublishedProfile(BaseModel):
@@ -195,67 +266,27 @@ class ExampleRoster(BaseModel):
     document: dict[str, Any]
 
 
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 2.0 as an integer: read it as 2 (strict models refuse 2.5, "2", true)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+UnitT = TypeVar("UnitT", bound=BaseModel, contravariant=True)
+RosterT = TypeVar("RosterT", bound=BaseModel)
+ScoreT = TypeVar("ScoreT", bound=BaseModel, contravariant=True)
+CostT = TypeVar("CostT", bound=Costed[Any], covariant=True)
+ResultT = TypeVar("ResultT", bound=RosterResult[Any, Any])
 
 
-Integral = BeforeValidator(_integral)
+class NoScore(BaseModel):
+    """The score request of a system without an end-of-game score (never parsed)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
-def integer(ge: int, le: int) -> Any:
-    """An integer between `ge` and `le` (bounds stated in the JSON schema), 2.0 read as 2."""
-    return Annotated[int, Field(ge=ge, le=le), Integral]
+class GameSystem(Protocol[UnitT, RosterT, ScoreT, CostT, ResultT]):
+    """One rule set, typed by its models: the unit it costs, the roster document it
+    validates, its score request, its cost and roster results.
 
-
-def catalogue_id(ids: Sequence[str], what: str) -> Any:
-    """A string type that only accepts the given ids (and says so in the JSON schema)."""
-    known = frozenset(ids)
-
-    def check(value: str) -> str:
-        if value not in known:
-            raise PydanticCustomError(
-                "unknown_id", "unknown {what} id '{value}'", {"what": what, "value": value}
-            )
-        return value
-
-    return Annotated[
-        str, AfterValidator(check), WithJsonSchema({"type": "string", "enum": list(ids)})
-    ]
-
-
-def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
-    """JSON schema of an entry: exactly one of `unit` and `custom` is given and not null."""
-    properties = schema.get("properties", {})
-    branches = []
-    for key in ("unit", "custom"):
-        prop = properties.get(key, {})
-        not_null = [v for v in prop.get("anyOf", [prop]) if v.get("type") != "null"]
-        if not_null:
-            branches.append({"required": [key], "properties": {key: not_null[0]}})
-    schema["oneOf"] = branches
-
-
-class EntryBase(BaseModel):
-    """Fields every roster entry has; systems add `unit` and `custom` with their own types."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)
-
-    name: str | None = Field(None, max_length=80, pattern=NO_NUL)
-    count: integer(1, 100) = 1  # type: ignore[valid-type]
-
-    @model_validator(mode="after")
-    def _unit_or_custom(self) -> Self:
-        given = [key for key in ("unit", "custom") if getattr(self, key, None) is not None]
-        if len(given) != 1:
-            raise ValueError("an entry names a catalogue unit ('unit') or a custom unit ('custom')")
-        return self
-
-
-class GameSystem(Protocol):
-    """One rule set. Registering a system is one line in `registry.py`."""
+    Points and score are capabilities: `has_points` false (Bastos, Necromunda–Warzone)
+    means every total is 0 and the pages show figures instead; `score_model` None means
+    no score endpoint and no score helper. Registering a system is one line in
+    `registry.py` (see docs/systems.md)."""
 
     @property
     def id(self) -> str: ...
@@ -270,9 +301,9 @@ class GameSystem(Protocol):
     @property
     def unit_model(self) -> type[BaseModel]: ...
     @property
-    def roster_model(self) -> type[BaseModel]: ...
+    def roster_model(self) -> type[RosterT]: ...
     @property
-    def score_model(self) -> type[BaseModel]: ...
+    def score_model(self) -> type[BaseModel] | None: ...
     @property
     def cost_response_model(self) -> type[BaseModel]: ...
     @property
@@ -282,14 +313,18 @@ class GameSystem(Protocol):
 
     def catalogue(self) -> BaseModel: ...
 
-    def cost(self, unit: Any) -> Costed[Any]: ...
+    def cost(self, unit: UnitT, /) -> CostT: ...
 
-    def validate(self, roster: Any) -> RosterResult[Any, Any]: ...
+    def validate(self, roster: RosterT, /) -> ResultT: ...
 
-    def score(self, request: Any) -> ScoreResult: ...
+    def score(self, request: ScoreT, /) -> ScoreResult: ...
 
-    def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary: ...
+    def summarize(self, roster: RosterT, result: ResultT, /) -> RosterSummary: ...
 
     def published_profiles(self) -> Sequence[PublishedProfile]: ...
 
     def example_rosters(self) -> Sequence[ExampleRoster]: ...
+
+
+# What the registry, the API and the pages hold: any system, whatever its models.
+AnySystem = GameSystem[Any, Any, Any, Any, Any]

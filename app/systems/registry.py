@@ -1,15 +1,11 @@
-"""Game systems by id. Registering a system is one line in `BUILDERS`."""
+"""Game systems by id. Registering a system is one line in `SPECS` (docs/systems.md)."""
 
-from collections.abc import Callable
-from typing import Any
+from app.systems.nolimits.spec import SPEC as NOLIMITS
 
-from app.systems import dcsystem, nolimits
-from app.systems.base import GameSystem
+from app.systems.dcsystem.spec import SPEC as DCSYSTEM
+from app.systems.spec import SystemSpec
 
-Builder = Callable[[dict[str, Any]], "GameSystem | list[str]"]
-
-# id -> function that builds the engine from its catalogue data (or lists what is wrong).
-BUILDERS: dict[str, Builder] = {
-    "dcsystem": dcsystem.build,
-    "nolimits": nolimits.build,
-}
+SPECS: tuple[SystemSpec, ...] = (
+    DCSYSTEM,
+    NOLIMITS,
+)

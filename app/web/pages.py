@@ -1,30 +1,34 @@
 """All HTML routes: home, the per-system pages, rosters and shares."""
 
+from collections.abc import Mapping, Sequence
+
 from fastapi import APIRouter, Request, Response
 
-from app.systems.base import GameSystem
+from app.systems.base import AnySystem
+from app.systems.spec import SystemSpec
 from app.web import rosters, shares
-from app.web.dcsystem import DcsystemPages
-from app.web.nolimits import NolimitsPages
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
-# System id -> its pages. A registered system without pages is served by the API only.
-PAGES: dict[str, type[SystemPages]] = {
-    "dcsystem": DcsystemPages,
-    "nolimits": NolimitsPages,
-}
+
+def system_pages(
+    systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
+) -> dict[str, SystemPages]:
+    """Each system's pages: its spec's, or the generic editor's fields alone."""
+    pages_of = {spec.id: spec.pages for spec in specs}
+    return {
+        system_id: (pages_of.get(system_id) or SystemPages)(system)
+        for system_id, system in systems.items()
+    }
 
 
-def system_pages(systems: dict[str, GameSystem]) -> dict[str, SystemPages]:
-    return {s.id: PAGES[s.id](s) for s in systems.values() if s.id in PAGES}
-
-
-def routers(systems: dict[str, GameSystem]) -> tuple[APIRouter, list[APIRouter]]:
+def routers(
+    systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
+) -> tuple[APIRouter, list[APIRouter]]:
     """The share page's router, and the others; included side by side, as nesting routers
     slows every match."""
     router = APIRouter(include_in_schema=False)
-    pages = system_pages(systems)
+    pages = system_pages(systems, specs)
 
     @router.get("/")
     def home(request: Request) -> Response:
@@ -32,7 +36,8 @@ def routers(systems: dict[str, GameSystem]) -> tuple[APIRouter, list[APIRouter]]
             request,
             "home.html",
             {
-                "systems": [s for s in systems.values() if s.id in pages],
+                "systems": list(systems.values()),
+                "pages": pages,
                 "examples": {s.id: s.example_rosters() for s in systems.values()},
             },
         )
@@ -40,5 +45,5 @@ def routers(systems: dict[str, GameSystem]) -> tuple[APIRouter, list[APIRouter]]
     return shares.router(), [
         router,
         *(system_page.router() for system_page in pages.values()),
-        rosters.router(systems, pages),
+        rosters.router(dict(systems), pages),
     ]

@@ -11,17 +11,17 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.sharing import check, parse_stored, share_roster
+from app.roster_service import RosterError, RosterService, StaleVersion, StoredRosterInvalid, check
 from app.store import rosters as store
 from app.store.models import Roster
-from app.systems.base import GameSystem
+from app.systems.base import AnySystem
 from app.web.access import flash_edit_link, remember, token_for
 from app.web.forms import field_errors, int_or_raw, my_rosters
 from app.web.render import html_error, is_htmx, render
 
 
 class SystemForms(Protocol):
-    """The form fields a system adds to the roster editor (see app/web/dcsystem.py)."""
+    """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
 
     system_id: str
 
@@ -43,30 +43,41 @@ def redirect(request: Request, url: str) -> Response:
     return RedirectResponse(url, status_code=303)
 
 
-def empty_document(system: GameSystem) -> dict[str, Any]:
-    return system.roster_model(system=system.id).model_dump(mode="json")
+def empty_document(system: AnySystem) -> dict[str, Any]:
+    empty: dict[str, Any] = system.roster_model(system=system.id).model_dump(mode="json")
+    return empty
+
+
+def services(request: Request, session: Session) -> RosterService:
+    return RosterService(session, request.app.state.systems)
 
 
 def create_and_open(
-    request: Request, session: Session, system: GameSystem, document: dict[str, Any]
+    request: Request, session: Session, system: AnySystem, document: dict[str, Any]
 ) -> Response:
-    roster, token = store.create_roster(
-        session=session, system=system.id, name=document.get("name", ""), document=document
-    )
+    """Stores a new roster (only a document the system accepts) and opens its editor."""
+    try:
+        parsed = system.roster_model.model_validate(document)
+    except ValidationError:
+        return html_error(
+            request, 422, "Cette liste ne correspond plus au catalogue : elle n'a pas été créée."
+        )
+    roster, token = services(request, session).create(parsed)
     response = redirect(request, f"/r/{roster.id}")
     remember(request, response, roster.id, token)
     return response
 
 
 def editable(request: Request, session: Session, roster_id: str) -> Roster | None:
-    roster = store.get_roster(session=session, roster_id=roster_id)
-    if roster is None or not store.token_matches(roster, token_for(request, roster_id)):
+    """The roster, when this browser holds its edit token."""
+    try:
+        return services(request, session).authorize(roster_id, token_for(request, roster_id))
+    except RosterError:
         return None
-    return roster
 
 
 def add_entry_to_roster(
-    request: Request, session: Session, system: GameSystem, form: FormData, entry: dict[str, Any]
+    request: Request, session: Session, system: AnySystem, form: FormData, entry: dict[str, Any]
 ) -> Response:
     """ "Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
     count = int_or_raw(form.get("count"))
@@ -78,20 +89,14 @@ def add_entry_to_roster(
         document = empty_document(system)
         document["entries"].append(entry)
         return create_and_open(request, session, system, document)
-    for _attempt in range(3):
-        document = dict(roster.document)
-        document["entries"] = [*document.get("entries", []), entry]
-        try:
-            store.update_roster(
-                session=session,
-                roster=roster,
-                expected_version=roster.version,
-                name=roster.name,
-                document=document,
-            )
-            break
-        except store.StaleVersion:
-            continue
+    try:
+        services(request, session).append_entry(roster, entry)
+    except ValidationError:
+        return html_error(request, 422, "Ce combattant n'existe pas dans le catalogue.")
+    except StaleVersion:
+        return html_error(
+            request, 409, "La liste a été modifiée ailleurs pendant l'ajout : réessayez."
+        )
     return redirect(request, f"/r/{roster.id}")
 
 
@@ -101,7 +106,7 @@ def entry_ref(entry: dict[str, Any]) -> str:
     )
 
 
-def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -> dict[str, Any]:
+def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) -> dict[str, Any]:
     """The roster document the editor form describes, with its add/remove action applied."""
     entries = []
     index = 0
@@ -131,7 +136,7 @@ def document_from_form(form: FormData, system: GameSystem, forms: SystemForms) -
     }
 
 
-def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> APIRouter:
+def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     def editor(
@@ -160,6 +165,7 @@ def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> 
             else [],
             "errors": errors or {},
             "message": message,
+            "pages": forms[system.id],
             **forms[system.id].context(),
         }
         return render(request, "roster/editor.html", context, block="editor", status=status)
@@ -213,18 +219,20 @@ def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> 
         roster = editable(request, session, roster_id)
         if roster is None:
             return locked(request)
-        parsed = parse_stored(systems[roster.system], roster.document)
-        if isinstance(parsed, ValidationError):
+        try:
+            parsed = services(request, session).document(roster)
+        except StoredRosterInvalid as invalid:
             return editor(
-                request, roster, roster.document, parsed=None, errors=field_errors(parsed)
+                request, roster, roster.document, parsed=None, errors=field_errors(invalid.error)
             )
         return editor(request, roster, roster.document, parsed=parsed)
 
     @router.get("/r/{roster_id}/modifier")
     def claim(roster_id: str, t: str, request: Request, session: SessionDep) -> Response:
         """The edit link: keeps its token in an HttpOnly cookie, then drops it from the URL."""
-        roster = store.get_roster(session=session, roster_id=roster_id)
-        if roster is None or not store.token_matches(roster, t):
+        try:
+            roster = services(request, session).authorize(roster_id, t)
+        except RosterError:
             return html_error(request, 403, "Ce lien de modification n'est pas valable.")
         response = RedirectResponse(f"/r/{roster.id}", status_code=303)
         remember(request, response, roster.id, t)
@@ -256,15 +264,12 @@ def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> 
             )
         stored = parsed.model_dump(mode="json")
         expected = int_or_raw(form.get("version"))
+        service = services(request, session)
         try:
-            roster = store.update_roster(
-                session=session,
-                roster=roster,
-                expected_version=expected if isinstance(expected, int) else -1,
-                name=stored["name"],
-                document=stored,
-            )
-        except store.StaleVersion:
+            # A version that is no stored version (text, 2**63...) is simply stale.
+            known = isinstance(expected, int) and 0 < expected < 2**31
+            roster = service.replace(roster, expected if known else -1, parsed)
+        except StaleVersion:
             return editor(
                 request,
                 roster,
@@ -278,9 +283,7 @@ def router(systems: dict[str, GameSystem], forms: Mapping[str, SystemForms]) -> 
                 },
             )
         if form.get("action") == "share":
-            shared = share_roster(
-                session=session, system=system, roster_id=roster.id, document=parsed
-            )
+            shared, _created = service.share(roster, parsed)
             response = redirect(request, f"/s/{shared.code}")
             flash_edit_link(request, response, shared.code, roster.id)
             return response

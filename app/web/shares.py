@@ -4,18 +4,16 @@ Shares never change, so each process remembers a share's ETag and its rendered p
 conditional request is answered without the database, a repeated one without rendering.
 """
 
-from collections import OrderedDict
-from collections.abc import Hashable
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 
-from app.api.v1.rosters import not_modified, share_cache_headers
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
+from app.http_cache import LRU, immutable_headers, not_modified
 from app.store import rosters as store
 from app.systems.base import RosterSummary
 from app.urls import public_base
@@ -23,30 +21,6 @@ from app.web.access import FLASH_COOKIE, forget_edit_link_flash, token_for
 from app.web.render import html_error, render
 
 MISSING = "Ce lien de partage n'existe pas."
-
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class LRU(Generic[K, V]):
-    """A bounded mapping that forgets the least recently used entries."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self.items.get(key)
-        if value is not None:
-            self.items.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        self.items[key] = value
-        self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
 
 
 def og_description(summary: RosterSummary) -> str:
@@ -67,7 +41,7 @@ def router() -> APIRouter:
         if shared is None or (ext not in TEXT_EXPORTS and ext != "json"):
             return html_error(request, 404, MISSING)
         etag = f"{shared.etag}-{ext}"
-        headers = share_cache_headers(request, etag)
+        headers = immutable_headers(request, etag)
         if not_modified(request, etag):
             return Response(status_code=304, headers=headers)
         if ext == "json":
@@ -83,7 +57,7 @@ def router() -> APIRouter:
         creator_view = FLASH_COOKIE in request.cookies
         etag = etags.get(code)
         if etag is not None and not creator_view:
-            headers = share_cache_headers(request, etag)
+            headers = immutable_headers(request, etag)
             if not_modified(request, etag):
                 return Response(status_code=304, headers=headers)
         base = public_base(request)
@@ -103,7 +77,7 @@ def router() -> APIRouter:
         etag = f"{shared.etag}-html"
         etags.put(code, etag)
         if not creator_view and not_modified(request, etag):
-            return Response(status_code=304, headers=share_cache_headers(request, etag))
+            return Response(status_code=304, headers=immutable_headers(request, etag))
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
         share_url = f"{base}/s/{code}"
         context: dict[str, Any] = {
@@ -127,7 +101,7 @@ def router() -> APIRouter:
             response.headers["Cache-Control"] = "private, no-store"
             return response
         response = render(
-            request, "share/page.html", context, headers=share_cache_headers(request, etag)
+            request, "share/page.html", context, headers=immutable_headers(request, etag)
         )
         pages.put((code, base), bytes(response.body).decode())
         return response

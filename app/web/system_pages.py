@@ -1,30 +1,47 @@
 """What every system's pages share: catalogue, creator (live cost), "add to a list", score.
 
-A system's pages subclass `SystemPages` and say how its forms read (a unit, a score, the
-fields the roster editor adds); routes, validation and rendering are written once here.
-Templates: `<id>/catalogue.html`, `<id>/creator.html` (with a `result` block) and
-`systems/<id>/score.html` (with a `score_result` block).
+A system's pages subclass `SystemPages` and say which pages they have and how their forms
+read (a unit, a score, the fields the roster editor adds); routes, validation and rendering
+are written once here. Templates, in templates/systems/<id>/: `catalogue.html`,
+`creator.html` (with a `result` block), `score.html` (with a `score_result` block, when the
+engine has a score) and the editor's `add_unit.html`, `entry_controls.html`,
+`roster_extras.html` (optional: generic ones stand in).
 """
 
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.systems.base import GameSystem
+from app.systems.base import AnySystem
 from app.web.forms import field_errors, roster_choices
 from app.web.render import is_htmx, render
 from app.web.rosters import add_entry_to_roster
 
 
 class SystemPages:
-    """Routes under /<system id>/; subclasses fill in the form readers."""
+    """Routes under /<system id>/; subclasses say which pages they have and fill in the
+    form readers. This class alone serves a system through the generic editor only."""
 
-    def __init__(self, system: GameSystem) -> None:
+    catalogue_page: ClassVar[bool] = False
+    creator: ClassVar[bool] = False
+
+    def __init__(self, system: AnySystem) -> None:
         self.system = system
         self.system_id = system.id
+
+    @property
+    def score(self) -> bool:
+        return self.system.score_model is not None
+
+    def templates(self) -> list[str]:
+        """The templates these pages render (the conformance check looks for them)."""
+        names = ["catalogue.html"] if self.catalogue_page else []
+        names += ["creator.html"] if self.creator else []
+        names += ["score.html"] if self.score else []
+        return [f"systems/{self.system_id}/{name}" for name in names]
 
     # --- what a subclass says ------------------------------------------------------------
 
@@ -69,7 +86,15 @@ class SystemPages:
 
     def router(self) -> APIRouter:
         router = APIRouter(prefix=f"/{self.system_id}", include_in_schema=False)
+        if self.catalogue_page:
+            self._catalogue_route(router)
+        if self.creator:
+            self._creator_routes(router)
+        if self.score:
+            self._score_route(router)
+        return router
 
+    def _catalogue_route(self, router: APIRouter) -> None:
         @router.get("/catalogue")
         def catalogue(request: Request, session: SessionDep) -> Response:
             context = {
@@ -77,8 +102,9 @@ class SystemPages:
                 "my_rosters": roster_choices(request, session, self.system_id),
                 **self.context(),
             }
-            return render(request, f"{self.system_id}/catalogue.html", context)
+            return render(request, f"systems/{self.system_id}/catalogue.html", context)
 
+    def _creator_routes(self, router: APIRouter) -> None:
         @router.get("/createur")
         def creator(request: Request, session: SessionDep) -> Response:
             return self.creator_page(request, session, self.default_unit())
@@ -101,13 +127,16 @@ class SystemPages:
                 request, session, self.system, form, self.custom_entry(values, unit)
             )
 
+    def _score_route(self, router: APIRouter) -> None:
+        score_model: Any = self.system.score_model
+
         @router.post("/score")
         async def score(request: Request) -> Response:
             form = await request.form()
             context = self.score_context(form)
             status = 200
             try:
-                parsed = self.system.score_model.model_validate(self.score_from_form(form))
+                parsed = score_model.model_validate(self.score_from_form(form))
                 context["score"] = self.system.score(parsed)
             except ValidationError as exc:
                 context["score_error"] = "; ".join(field_errors(exc).values())
@@ -118,8 +147,6 @@ class SystemPages:
             return render(
                 request, "score_page.html", {**context, "score_template": template}, status=status
             )
-
-        return router
 
     def creator_page(
         self,
@@ -148,5 +175,5 @@ class SystemPages:
             "my_rosters": roster_choices(request, session, self.system_id),
             **self.context(),
         }
-        template = f"{self.system_id}/creator.html"
+        template = f"systems/{self.system_id}/creator.html"
         return render(request, template, context, block="result", status=status)

@@ -164,10 +164,43 @@ def test_unknown_share_is_404(client: TestClient) -> None:
     assert client.get("/api/v1/shares/zzzzzzzz").status_code == 404
 
 
-def test_shares_get_distinct_codes(client: TestClient) -> None:
+def test_an_unchanged_roster_keeps_its_share_and_a_change_makes_a_new_one(
+    client: TestClient,
+) -> None:
+    """api-v1.md, "Limits": sharing an unchanged roster answers 200 with the same code."""
     created = create(client)
-    codes = {
-        client.post(f"/api/v1/rosters/{created['id']}/shares", headers=auth(created)).json()["code"]
-        for _ in range(5)
-    }
-    assert len(codes) == 5
+    url = f"/api/v1/rosters/{created['id']}/shares"
+    answers = [client.post(url, headers=auth(created)) for _ in range(5)]
+    assert [a.status_code for a in answers] == [201, 200, 200, 200, 200]
+    assert len({a.json()["code"] for a in answers}) == 1
+    renamed = {**DOCUMENT, "name": "Autre nom"}
+    put = client.put(
+        f"/api/v1/rosters/{created['id']}",
+        json=renamed,
+        headers={**auth(created), "If-Match": '"1"'},
+    )
+    assert put.status_code == 200
+    again = client.post(url, headers=auth(created))
+    assert again.status_code == 201
+    assert again.json()["code"] != answers[0].json()["code"]
+
+
+def test_if_match_star_replaces_whatever_the_version(client: TestClient) -> None:
+    created = create(client)
+    put = client.put(
+        f"/api/v1/rosters/{created['id']}",
+        json={**DOCUMENT, "name": "Étoile"},
+        headers={**auth(created), "If-Match": "*"},
+    )
+    assert put.status_code == 200
+    assert put.json()["version"] == 2
+
+
+def test_created_roster_has_an_edit_url_that_opens_the_editor(client: TestClient) -> None:
+    created = create(client)
+    assert created["edit_url"] == (
+        f"http://testserver/r/{created['id']}/modifier?t={created['edit_token']}"
+    )
+    opened = client.get(created["edit_url"], follow_redirects=True)
+    assert opened.status_code == 200
+    assert 'id="editor"' in opened.text

@@ -1,6 +1,7 @@
 """What every registered game system must do, written once (as Gymnasium does for envs).
 
-A new system gets these tests by being registered in app/systems/registry.py.
+A new system gets these tests by being registered in app/systems/registry.py; while it is
+built, `python -m app.systems.conformance` says the same.
 """
 
 from typing import Any
@@ -8,74 +9,46 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.catalogues import DATA_DIR, load_systems, read_system_data
-from app.systems.base import GameSystem, is_valid
-from app.systems.registry import BUILDERS
+from app.catalogues import CatalogueError, load_systems, read_system_data
+from app.systems.base import AnySystem
+from app.systems.conformance import check_system
+from app.systems.registry import SPECS
+from app.systems.spec import SystemSpec
 
-SYSTEM_IDS = sorted(BUILDERS)
-
-
-@pytest.fixture(params=SYSTEM_IDS)
-def system(request: pytest.FixtureRequest, systems: dict[str, GameSystem]) -> GameSystem:
-    return systems[request.param]
+SPEC_IDS = [spec.id for spec in SPECS]
 
 
-def test_every_registered_system_loads(systems: dict[str, GameSystem]) -> None:
-    assert sorted(systems) == SYSTEM_IDS
+@pytest.fixture(params=SPECS, ids=SPEC_IDS)
+def spec(request: pytest.FixtureRequest) -> SystemSpec:
+    spec: SystemSpec = request.param
+    return spec
 
 
-@pytest.mark.parametrize("system_id", SYSTEM_IDS)
-def test_catalogue_data_validates(system_id: str) -> None:
-    data, _origin, problems = read_system_data(DATA_DIR / system_id)
+@pytest.fixture
+def system(spec: SystemSpec, systems: dict[str, AnySystem]) -> AnySystem:
+    return systems[spec.id]
+
+
+def test_every_registered_system_loads(systems: dict[str, AnySystem]) -> None:
+    assert list(systems) == SPEC_IDS
+
+
+def test_system_conforms(system: AnySystem, spec: SystemSpec) -> None:
+    assert check_system(system, spec) == []
+
+
+def test_catalogue_data_validates(spec: SystemSpec) -> None:
+    data, _origin, problems = read_system_data(spec.data)
     assert problems == []
-    assert not isinstance(BUILDERS[system_id](data), list)
+    assert not isinstance(spec.build(data), list)
 
 
-def test_system_identity(system: GameSystem) -> None:
-    assert system.id in BUILDERS
-    assert system.name and system.rules_version and system.catalogue_version
-
-
-def test_catalogue_items_have_id_name_kind(system: GameSystem) -> None:
-    document = system.catalogue().model_dump()
-    items = [item for value in document.values() if isinstance(value, list) for item in value]
-    assert items, "the catalogue lists nothing"
-    ids: list[str] = []
-    for item in items:
-        if isinstance(item, dict) and "id" in item:
-            assert item["id"].isascii() and item["id"] == item["id"].lower()
-            assert " " not in item["id"]
-            assert item.get("name") and item.get("kind"), item["id"]
-            ids.append(f"{item['kind']}:{item['id']}")
-    assert len(ids) == len(set(ids)), "duplicate ids within a kind"
-
-
-def test_every_published_profile_costs(system: GameSystem) -> None:
-    profiles = system.published_profiles()
-    assert profiles
-    for profile in profiles:
-        assert isinstance(profile.points, int) and isinstance(profile.computed_points, int)
-        # A discrepancy is reported exactly when the printed and computed values differ
-        # (cost lines start with "Coût"); agreeing profiles may still differ on dice/limits.
-        cost_lines = [line for line in profile.discrepancies if line.startswith("Coût")]
-        assert bool(cost_lines) == (profile.points != profile.computed_points), profile.id
-
-
-def test_every_example_roster_validates_to_its_printed_total(system: GameSystem) -> None:
-    for example in system.example_rosters():
-        result = system.validate(system.roster_model.model_validate(example.document))
-        assert result.points == example.printed_total, example.id
-        codes = sorted(i.code for i in result.issues if i.severity == "error")
-        assert codes == sorted(example.expected_issue_codes), example.id
-        assert result.valid == is_valid(result.issues)
-        summary = system.summarize(system.roster_model.model_validate(example.document), result)
-        assert summary.points == result.points
-
-
-def test_api_round_trip(system: GameSystem, client: TestClient) -> None:
+def test_api_round_trip(system: AnySystem, client: TestClient) -> None:
     """Catalogue → store every example → read it back → share → read the share."""
     assert client.get(f"/api/v1/systems/{system.id}/catalogue").status_code == 200
-    for example in system.example_rosters():
+    examples = system.example_rosters()
+    assert examples
+    for example in examples:
         created = client.post("/api/v1/rosters", json=example.document)
         assert created.status_code == 201, created.text
         body: dict[str, Any] = created.json()
@@ -90,12 +63,16 @@ def test_api_round_trip(system: GameSystem, client: TestClient) -> None:
         assert snapshot.status_code == 200
         assert snapshot.json()["validation"]["points"] == example.printed_total
         assert snapshot.json()["catalogue_version"] == system.catalogue_version
+        page = client.get(f"/s/{shared.json()['code']}")
+        assert page.status_code == 200
 
 
 def test_every_published_profile_costs_through_the_api(
-    system: GameSystem, client: TestClient
+    system: AnySystem, client: TestClient
 ) -> None:
-    for profile in system.published_profiles():
+    profiles = system.published_profiles()
+    assert profiles
+    for profile in profiles:
         response = client.post(f"/api/v1/systems/{system.id}/cost", json=profile.definition)
         assert response.status_code == 200, (profile.id, response.text)
         body = response.json()
@@ -103,18 +80,53 @@ def test_every_published_profile_costs_through_the_api(
         assert sum(line["points"] for line in body["breakdown"]) == body["points"]
 
 
+def test_score_route_only_where_the_system_scores(system: AnySystem, client: TestClient) -> None:
+    response = client.post(f"/api/v1/systems/{system.id}/score", json={})
+    assert response.status_code == (422 if system.score_model is not None else 404)
+
+
+def test_check_system_finds_what_is_wrong(systems: dict[str, AnySystem]) -> None:
+    """The checker can fail: a system whose example total is misprinted, whose profiles
+    cost other than the catalogue says, and whose pages lack a template."""
+    real = systems["dcsystem"]
+
+    class Broken:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def example_rosters(self) -> Any:
+            return [
+                e.model_copy(update={"printed_total": e.printed_total + 1})
+                for e in real.example_rosters()
+            ]
+
+        def published_profiles(self) -> Any:
+            first = real.published_profiles()[0]
+            return [first.model_copy(update={"computed_points": first.computed_points + 1})]
+
+    from app.systems.dcsystem.web import DcsystemPages
+
+    class MissingTemplates(DcsystemPages):
+        def templates(self) -> list[str]:
+            return ["systems/dcsystem/nowhere.html"]
+
+    spec = SystemSpec(id="dcsystem", build=SPECS[0].build, pages=MissingTemplates)
+    problems = check_system(Broken(), spec)  # type: ignore[arg-type]
+    assert any("totals" in p and "printed" in p for p in problems)
+    assert any("the catalogue says" in p for p in problems)
+    assert any("nowhere.html" in p for p in problems)
+
+
 def test_catalogue_problems_are_all_reported_at_once(tmp_path: Any) -> None:
     """A broken catalogue names every problem with its file and key, then refuses to start."""
-    from app.catalogues import CatalogueError
-
-    for system_id in SYSTEM_IDS:
-        folder = tmp_path / system_id
+    for spec in SPECS:
+        folder = tmp_path / spec.id
         folder.mkdir()
-        for source in (DATA_DIR / system_id).glob("*.toml"):
+        for source in spec.data.glob("*.toml"):
             (folder / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
         with (folder / "catalogue.toml").open("a", encoding="utf-8") as catalogue:
             catalogue.write("\nnot_a_catalogue_key = 1\nanother_unknown_key = 2\n")
     with pytest.raises(CatalogueError) as raised:
         load_systems(tmp_path)
-    assert len(raised.value.problems) == 2 * len(SYSTEM_IDS)
+    assert len(raised.value.problems) == 2 * len(SPECS)
     assert all("catalogue.toml" in problem for problem in raised.value.problems)

@@ -4,14 +4,24 @@ from typing import Annotated, Any, Union
 
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field
-from sqlmodel import Session
 
 from app.db import SessionDep
+from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
-from app.sharing import check, parse_stored, share_roster
+from app.roster_service import (
+    NoSuchRoster,
+    RosterError,
+    RosterService,
+    StaleVersion,
+    StoredRosterInvalid,
+    TokenMissing,
+    TokenRefused,
+    WrongSystem,
+    check,
+)
 from app.store import rosters as store
 from app.store.models import Roster
-from app.systems.base import GameSystem, RosterSummary
+from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
@@ -52,7 +62,36 @@ def share_links(base: str, code: str) -> ShareCreated:
     )
 
 
-def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
+def api_error(error: RosterError) -> ApiError:
+    """A roster service refusal as the API answers it."""
+    if isinstance(error, NoSuchRoster):
+        return ApiError(404, "No such roster.")
+    if isinstance(error, TokenMissing):
+        return ApiError(
+            401,
+            "This roster is a private draft: send 'Authorization: Bearer <edit_token>'.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    if isinstance(error, TokenRefused):
+        return ApiError(403, "Wrong edit token.")
+    if isinstance(error, WrongSystem):
+        return ApiError(422, f"This roster is a {error.system!r} roster.", errors=[])
+    if isinstance(error, StaleVersion):
+        return ApiError(
+            409,
+            f"The roster is at version {error.current}: read it again.",
+            headers={"ETag": f'"{error.current}"'},
+        )
+    if isinstance(error, StoredRosterInvalid):
+        return ApiError(
+            409,
+            "The stored roster no longer matches the catalogue: "
+            f"{error.error.error_count()} problem(s); replace it with PUT.",
+        )
+    return ApiError(400, str(error))  # pragma: no cover  (every RosterError is mapped)
+
+
+def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["rosters"])
     models: list[Any] = [s.roster_model for s in systems.values()]
     document_type: Any = Annotated[Union[tuple(models)], Field(discriminator="system")]  # noqa: UP007
@@ -66,6 +105,9 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
 
     class RosterCreated(RosterOut):
         edit_token: str = Field(description="Shown once; only its hash is stored.")
+        edit_url: str = Field(
+            description="Opens the roster in the browser editor (hands a user over to the pages)."
+        )
 
     class ShareOut(BaseModel):
         code: str
@@ -76,11 +118,8 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         validation: validation_type
         summary: RosterSummary
 
-    def system_of(document: BaseModel) -> GameSystem:
-        return systems[document.system]  # type: ignore[attr-defined]
-
     def roster_out(roster: Roster, document: BaseModel) -> dict[str, Any]:
-        result, _summary = check(system_of(document), document)
+        result, _summary = check(systems[roster.system], document)
         return {
             "id": roster.id,
             "version": roster.version,
@@ -88,26 +127,14 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
             "validation": result.model_dump(mode="json"),
         }
 
-    def authorized(session: Session, roster_id: str, authorization: str | None) -> Roster:
-        roster = store.get_roster(session=session, roster_id=roster_id)
-        if roster is None:
-            raise ApiError(404, "No such roster.")
-        token = bearer(authorization)
-        if token is None:
-            raise ApiError(
-                401,
-                "This roster is a private draft: send 'Authorization: Bearer <edit_token>'.",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        if not store.token_matches(roster, token):
-            raise ApiError(403, "Wrong edit token.")
-        return roster
-
-    def stored_document(roster: Roster) -> BaseModel:
-        parsed = parse_stored(systems[roster.system], roster.document)
-        if not isinstance(parsed, BaseModel):
-            raise ApiError(409, f"The stored roster no longer matches the catalogue: {parsed}")
-        return parsed
+    def authorized(
+        session: SessionDep, roster_id: str, authorization: str | None
+    ) -> tuple[RosterService, Roster]:
+        service = RosterService(session, systems)
+        try:
+            return service, service.authorize(roster_id, bearer(authorization))
+        except RosterError as error:
+            raise api_error(error) from None
 
     @router.post(
         "/rosters",
@@ -115,23 +142,23 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         response_model=RosterCreated,
         responses={422: {"model": Problem}},
         summary="Store a roster (a private draft)",
+        operation_id="create_roster",
     )
-    def create(document: document_type, session: SessionDep, response: Response) -> Any:
-        roster, token = store.create_roster(
-            session=session,
-            system=document.system,
-            name=document.name,
-            document=document.model_dump(mode="json"),
-        )
+    def create(
+        document: document_type, request: Request, session: SessionDep, response: Response
+    ) -> Any:
+        roster, token = RosterService(session, systems).create(document)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
-        return {**roster_out(roster, document), "edit_token": token}
+        edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
+        return {**roster_out(roster, document), "edit_token": token, "edit_url": edit_url}
 
     @router.get(
         "/rosters/{roster_id}",
         response_model=RosterOut,
         responses=AUTH_PROBLEMS,
         summary="Read a draft (edit token needed)",
+        operation_id="get_roster",
     )
     def read(
         roster_id: str,
@@ -139,10 +166,14 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         response: Response,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
-        roster = authorized(session, roster_id, authorization)
+        service, roster = authorized(session, roster_id, authorization)
+        try:
+            document = service.document(roster)
+        except RosterError as error:
+            raise api_error(error) from None
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Cache-Control"] = "private, no-store"
-        return roster_out(roster, stored_document(roster))
+        return roster_out(roster, document)
 
     @router.put(
         "/rosters/{roster_id}",
@@ -154,6 +185,7 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
             428: {"model": Problem, "description": "If-Match missing."},
         },
         summary="Replace a draft (edit token and If-Match: <version>)",
+        operation_id="replace_roster",
     )
     def replace(
         roster_id: str,
@@ -166,24 +198,18 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
             Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
         ] = None,  # type: ignore[assignment]
     ) -> Any:
-        roster = authorized(session, roster_id, authorization)
-        expected = parse_version(if_match)
-        if document.system != roster.system:
-            raise ApiError(422, f"This roster is a {roster.system!r} roster.", errors=[])
+        service, roster = authorized(session, roster_id, authorization)
+        expected = parse_version(if_match, roster.version)
         try:
-            roster = store.update_roster(
-                session=session,
-                roster=roster,
-                expected_version=expected,
-                name=document.name,
-                document=document.model_dump(mode="json"),
-            )
-        except store.StaleVersion as stale:
+            roster = service.replace(roster, expected, document)
+        except StaleVersion as stale:
             raise ApiError(
                 409,
                 f"Version {expected} is stale: the roster is at version {stale.current}.",
                 headers={"ETag": f'"{stale.current}"'},
             ) from None
+        except RosterError as error:
+            raise api_error(error) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
 
@@ -192,35 +218,43 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         status_code=204,
         responses=AUTH_PROBLEMS,
         summary="Delete a draft (its shares stay)",
+        operation_id="delete_roster",
     )
     def delete(
         roster_id: str,
         session: SessionDep,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        roster = authorized(session, roster_id, authorization)
-        store.delete_roster(session=session, roster=roster)
+        service, roster = authorized(session, roster_id, authorization)
+        service.delete(roster)
         return Response(status_code=204)
 
     @router.post(
         "/rosters/{roster_id}/shares",
         status_code=201,
         response_model=ShareCreated,
-        responses=AUTH_PROBLEMS,
+        responses={
+            **AUTH_PROBLEMS,
+            200: {"model": ShareCreated, "description": "Unchanged since its last share."},
+        },
         summary="Freeze the roster into a public share link",
+        operation_id="share_roster",
     )
     def share(
         roster_id: str,
         request: Request,
         session: SessionDep,
+        response: Response,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
-        roster = authorized(session, roster_id, authorization)
-        system = systems[roster.system]
-        created = share_roster(
-            session=session, system=system, roster_id=roster.id, document=stored_document(roster)
-        )
-        return share_links(public_base(request), created.code).model_dump(by_alias=True)
+        service, roster = authorized(session, roster_id, authorization)
+        try:
+            shared, created = service.share(roster)
+        except RosterError as error:
+            raise api_error(error) from None
+        if not created:
+            response.status_code = 200
+        return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
     @router.get(
         "/shares/{code}",
@@ -228,12 +262,13 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
         tags=["shares"],
         responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
         summary="A shared snapshot (public, immutable, cacheable)",
+        operation_id="get_share",
     )
     def read_share(code: str, request: Request, session: SessionDep) -> Any:
         shared = store.get_share(session=session, code=code)
         if shared is None:
             raise ApiError(404, "No such share.")
-        headers = share_cache_headers(request, shared.etag)
+        headers = immutable_headers(request, shared.etag)
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
         body = ShareOut(
@@ -250,24 +285,14 @@ def rosters_router(systems: dict[str, GameSystem]) -> APIRouter:
     return router
 
 
-# If-Match carries the version as an entity tag: 3, "3" or W/"3".
-VERSION_PATTERN = r'^\s*(W/)?"?[0-9]{1,9}"?\s*$'
+# If-Match carries the version as an entity tag: 3, "3" or W/"3"; * means "whatever it is".
+VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
 
 
-def parse_version(if_match: str | None) -> int:
+def parse_version(if_match: str | None, current: int) -> int:
+    """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
     if if_match is None:
         raise ApiError(428, "Send 'If-Match: <version>' with the version you read.")
+    if if_match.strip() == "*":
+        return current
     return int(if_match.strip().removeprefix("W/").strip('"'))
-
-
-def share_cache_headers(request: Request, etag: str) -> dict[str, str]:
-    max_age = request.app.state.settings.share_max_age
-    return {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}, immutable"}
-
-
-def not_modified(request: Request, etag: str) -> bool:
-    header = request.headers.get("if-none-match")
-    if header is None:
-        return False
-    candidates = {part.strip().removeprefix("W/").strip('"') for part in header.split(",")}
-    return etag in candidates or "*" in candidates

@@ -8,7 +8,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
 from app.problems import ApiError, Problem, documented_methods
-from app.systems.base import GameSystem, ScoreResult
+from app.systems.base import AnySystem, ScoreResult
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -25,10 +25,12 @@ class SystemOut(BaseModel):
     catalogue_version: str
 
 
-def systems_router(systems: dict[str, GameSystem]) -> APIRouter:
+def systems_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1/systems", tags=["systems"])
 
-    @router.get("", response_model=list[SystemOut], summary="The game systems")
+    @router.get(
+        "", response_model=list[SystemOut], summary="The game systems", operation_id="list_systems"
+    )
     def list_systems() -> list[SystemOut]:
         return [
             SystemOut(
@@ -81,10 +83,10 @@ async def parse(request: Request, model: type[ModelT]) -> ModelT:
         raise RequestValidationError(errors) from None
 
 
-def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
+def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
     unit_model: Any = system.unit_model
     roster_model: Any = system.roster_model
-    score_model: Any = system.score_model
+    score_model: Any = system.score_model  # None: the system has no end-of-game score
     tags: list[str | Enum] = [system.id]
 
     # The engines are pure and fast (tens of microseconds for a fighter): these handlers run
@@ -117,8 +119,9 @@ def _add_system_routes(router: APIRouter, system: GameSystem) -> None:
     calculator: list[tuple[str, Any, Any, Any, str]] = [
         ("cost", cost, unit_model, system.cost_response_model, "cost one unit"),
         ("validate", validate, roster_model, system.validate_response_model, "validate a roster"),
-        ("score", score, score_model, ScoreResult, "end-of-game score"),
     ]
+    if score_model is not None:
+        calculator.append(("score", score, score_model, ScoreResult, "end-of-game score"))
     for name, endpoint, body, response_model, summary in calculator:
         router.add_api_route(
             f"/{system.id}/{name}",

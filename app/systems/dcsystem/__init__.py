@@ -1,32 +1,30 @@
 """Dices & Colors System 1.0 with the Stargate's War army lists (`dcsystem`)."""
 
 from collections.abc import Sequence
-from functools import cached_property, lru_cache
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from app.systems.base import (
-    Badge,
-    CostLine,
-    ExampleRoster,
-    PublishedProfile,
-    RosterResult,
-    RosterSummary,
-    ScoreResult,
-    SummaryExtra,
-    SummaryLine,
-)
-from app.systems.building import build_engine, example_rosters
+from app.systems.base import PublishedProfile, ScoreResult, SummaryExtra, SummaryLine
+from app.systems.building import build_engine
+from app.systems.catalogued import CatalogueSystem
 from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
 from app.systems.dcsystem.engine import (
-    DICE_LABELS,
     FighterCost,
     FighterDefinition,
-    FighterDerived,
     cost_fighter,
     discrepancies,
     unit_definition,
+)
+from app.systems.dcsystem.present import (
+    DcsystemArmyOut,
+    DcsystemCatalogue,
+    DcsystemExampleOut,
+    DcsystemHiddenMoveOut,
+    DcsystemItemOut,
+    DcsystemLevelOut,
+    DcsystemNoteOut,
+    DcsystemUnitOut,
+    dice_badges,
 )
 from app.systems.dcsystem.roster import (
     DcsystemResult,
@@ -39,143 +37,49 @@ from app.systems.dcsystem.roster import (
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
-
-class LevelOut(BaseModel):
-    level: int
-    points: int
-    dice: Dice
-    slots: int
-    handicaps: int
+UNIT_FIELDS = {"id", "name", "army", "level", "points", "variant_of", "note", "source", "dice"}
 
 
-class ItemOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["capacite", "equipement", "handicap"]
-    points: int
-    text: str
-    source: str
-    brings: str | None = None
-
-
-class HiddenMoveOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["coup_cache"] = "coup_cache"
-    points: int
-    text: str
-    source: str
-
-
-class UnitOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["profil"] = "profil"
-    army: str
-    level: int
-    points: int
-    computed_points: int
-    discrepancies: list[str]
-    items: list[str]
-    dice: Dice | None
-    computed_dice: Dice
-    breakdown: list[CostLine]
-    variant_of: str | None
-    note: str
-    source: str
-
-
-class ArmyOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["armee"] = "armee"
-    units: list[str]
-    source: str
-
-
-class ExampleOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["exemple"] = "exemple"
-    printed_total: int
-    document: DcsystemRosterBase
-    source: str
-
-
-class NoteOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
-class CatalogueOut(BaseModel):
-    system: Literal["dcsystem"] = "dcsystem"
-    name: str
-    rules_version: str
-    catalogue_version: str
-    levels: list[LevelOut]
-    items: list[ItemOut]
-    hidden_moves: list[HiddenMoveOut]
-    armies: list[ArmyOut]
-    units: list[UnitOut]
-    examples: list[ExampleOut]
-    notes: list[NoteOut] = Field(description="Caserne's decisions where the rules are unclear.")
-
-
-class DcSystem:
+class DcSystem(
+    CatalogueSystem[
+        Catalogue, FighterDefinition, DcsystemRosterBase, ScoreRequest, FighterCost, DcsystemResult
+    ]
+):
     """The DCSystem engine, built from its checked catalogue."""
 
     id = "dcsystem"
-    has_points = True
-    unit_model = FighterDefinition
-    score_model = ScoreRequest
     cost_response_model = FighterCost
     validate_response_model = DcsystemResult
-    catalogue_model = CatalogueOut
+    catalogue_model = DcsystemCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
-        self.data = catalogue
-        self.name = catalogue.system.name
-        self.rules_version = catalogue.system.rules_version
-        self.catalogue_version = catalogue.system.catalogue_version
+        super().__init__(catalogue)
+        self.unit_model = FighterDefinition
+        self.score_model = ScoreRequest
         self.entry_model, self.roster_model = roster_models(catalogue)
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
 
-    def cost(self, unit: FighterDefinition) -> FighterCost:
+    def cost(self, unit: FighterDefinition, /) -> FighterCost:
         return self._cached_cost(unit.level, tuple(unit.items))
 
     def _cost(self, level: Level, items: tuple[str, ...]) -> FighterCost:
         return cost_fighter(self.data, FighterDefinition(level=level, items=list(items)))
 
-    def validate(self, roster: Any) -> DcsystemResult:
+    def validate(self, roster: DcsystemRosterBase, /) -> DcsystemResult:
         return validate_roster(self.data, roster, self.cost)
 
-    def score(self, request: ScoreRequest) -> ScoreResult:
+    def score(self, request: ScoreRequest, /) -> ScoreResult:
         return score(self.data, request)
 
-    @cached_property
-    def _catalogue(self) -> CatalogueOut:
+    def build_catalogue(self) -> DcsystemCatalogue:
         data = self.data
         units = []
         for unit in data.units:
             costed = cost_fighter(data, unit_definition(unit))
             units.append(
-                UnitOut(
-                    **unit.model_dump(
-                        include={
-                            "id",
-                            "name",
-                            "army",
-                            "level",
-                            "points",
-                            "variant_of",
-                            "note",
-                            "source",
-                            "dice",
-                        }
-                    ),
+                DcsystemUnitOut(
+                    **unit.model_dump(include=UNIT_FIELDS),
                     items=list(unit.items),
                     computed_points=costed.points,
                     discrepancies=discrepancies(data, unit),
@@ -183,12 +87,13 @@ class DcSystem:
                     breakdown=costed.breakdown,
                 )
             )
-        return CatalogueOut(
+        item_fields = {"id", "name", "kind", "points", "text", "source", "brings"}
+        return DcsystemCatalogue(
             name=self.name,
             rules_version=self.rules_version,
             catalogue_version=self.catalogue_version,
             levels=[
-                LevelOut(
+                DcsystemLevelOut(
                     level=rule.level,
                     points=rule.points,
                     dice=Dice(red=rule.red, blue=rule.blue),
@@ -197,20 +102,15 @@ class DcSystem:
                 )
                 for rule in data.levels
             ],
-            items=[
-                ItemOut(
-                    **item.model_dump(
-                        include={"id", "name", "kind", "points", "text", "source", "brings"}
-                    )
-                )
-                for item in data.items
-            ],
+            items=[DcsystemItemOut(**item.model_dump(include=item_fields)) for item in data.items],
             hidden_moves=[
-                HiddenMoveOut(**move.model_dump(include={"id", "name", "points", "text", "source"}))
+                DcsystemHiddenMoveOut(
+                    **move.model_dump(include={"id", "name", "points", "text", "source"})
+                )
                 for move in data.hidden_moves
             ],
             armies=[
-                ArmyOut(
+                DcsystemArmyOut(
                     id=army.id,
                     name=army.name,
                     source=army.source,
@@ -220,22 +120,22 @@ class DcSystem:
             ],
             units=units,
             examples=[
-                ExampleOut(
+                DcsystemExampleOut(
                     id=example.id,
                     name=example.name,
                     printed_total=example.printed_total,
                     document=document,
                     source=example.source,
                 )
-                for example, document in zip(data.examples, self._example_documents(), strict=True)
+                for example, document in zip(data.examples, self.example_documents(), strict=True)
             ],
-            notes=[NoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes],
+            notes=[
+                DcsystemNoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes
+            ],
         )
 
-    def catalogue(self) -> CatalogueOut:
-        return self._catalogue
-
     def published_profiles(self) -> Sequence[PublishedProfile]:
+        catalogue: Any = self.catalogue()
         return [
             PublishedProfile(
                 id=unit.id,
@@ -245,10 +145,10 @@ class DcSystem:
                 discrepancies=unit.discrepancies,
                 definition={"level": unit.level, "items": unit.items},
             )
-            for unit in self._catalogue.units
+            for unit in catalogue.units
         ]
 
-    def _example_documents(self) -> list[dict[str, Any]]:
+    def example_documents(self) -> list[dict[str, Any]]:
         return [
             {
                 "system": self.id,
@@ -260,16 +160,16 @@ class DcSystem:
             for example in self.data.examples
         ]
 
-    def example_rosters(self) -> Sequence[ExampleRoster]:
-        return example_rosters(self.data.examples, self._example_documents())
-
-    def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary:
+    def summary_lines(
+        self, roster: DcsystemRosterBase, result: DcsystemResult
+    ) -> list[SummaryLine]:
         lines = []
         for entry, entry_result in zip(roster.entries, result.entries, strict=True):
-            derived: FighterDerived = FighterDerived.model_validate(entry_result.derived)
+            derived = entry_result.derived
             if entry.unit is not None:
                 item_ids = self.data.unit(entry.unit).items
             else:
+                assert entry.custom is not None
                 item_ids = entry.custom.items
             lines.append(
                 SummaryLine(
@@ -289,7 +189,12 @@ class DcSystem:
                     issues=entry_result.issues,
                 )
             )
-        extras = [
+        return lines
+
+    def summary_extras(
+        self, roster: DcsystemRosterBase, result: DcsystemResult
+    ) -> list[SummaryExtra]:
+        return [
             SummaryExtra(
                 label=f"Coup caché : {self.data.hidden_move(move.id).name}",
                 points=move.points,
@@ -297,34 +202,11 @@ class DcSystem:
             )
             for move in result.derived.hidden_moves
         ]
-        costing = result.derived.costing
-        notes = [
-            "Coûts des profils publiés : tels qu'imprimés dans les listes d'armée."
-            if costing == "printed"
-            else "Coûts des profils publiés : recalculés selon les règles de création (partie F)."
-        ]
-        return RosterSummary(
-            system=self.id,
-            system_name=self.name,
-            name=roster.name or "Liste sans nom",
-            points=result.points,
-            points_limit=result.points_limit,
-            valid=result.valid,
-            lines=lines,
-            extras=extras,
-            issues=[issue for issue in result.issues if not issue.path.startswith("entries[")],
-            notes=notes,
-        )
 
-
-def dice_badges(dice: Dice) -> list[Badge]:
-    badges = []
-    for colour, plural in DICE_LABELS.items():
-        count = getattr(dice, colour)
-        if count:
-            label = plural if count > 1 else plural.removesuffix("s")
-            badges.append(Badge(text=f"{count} {label}", kind=f"dice-{colour}"))
-    return badges
+    def summary_notes(self, roster: DcsystemRosterBase, result: DcsystemResult) -> list[str]:
+        if result.derived.costing == "printed":
+            return ["Coûts des profils publiés : tels qu'imprimés dans les listes d'armée."]
+        return ["Coûts des profils publiés : recalculés selon les règles de création (partie F)."]
 
 
 def build(data: dict[str, Any]) -> DcSystem | list[str]:

@@ -30,7 +30,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Dice(Strict):
+class DcsystemDice(Strict):
     """A dice pool (part A, L212-214): red = life, blue = once a game, white = shooting,
     yellow = close combat."""
 
@@ -118,7 +118,7 @@ class Unit(Strict):
     points: int
     items: list[ItemId]
     source: str
-    dice: Dice | None = None
+    dice: DcsystemDice | None = None
     variant_of: str | None = None
     note: str = ""
 
@@ -236,3 +236,6 @@ def cross_check(catalogue: Catalogue) -> list[str]:
     if sorted(catalogue.score.kill_points) != ["1", "2", "3"]:
         problems.append("score.kill_points: give the points of levels 1, 2 and 3")
     return problems
+
+
+Dice = DcsystemDice

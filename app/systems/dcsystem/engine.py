@@ -16,7 +16,7 @@ from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, Dice, Item, Leve
 ItemRef = catalogue_id(ITEM_IDS, "item")
 
 
-class FighterDefinition(BaseModel):
+class DcsystemFighter(BaseModel):
     """A fighter as the creation table builds it (api-v1.md, "dcsystem unit definition")."""
 
     model_config = ConfigDict(strict=True)
@@ -29,7 +29,7 @@ class FighterDefinition(BaseModel):
     )
 
 
-class Slots(BaseModel):
+class DcsystemSlots(BaseModel):
     """How much of the level's allowance the fighter uses (F.a, L316-319)."""
 
     used: int = Field(description="Capacités and équipements counted against the level.")
@@ -38,18 +38,18 @@ class Slots(BaseModel):
     handicaps_allowed: int
 
 
-class WeaponDice(BaseModel):
+class DcsystemWeaponDice(BaseModel):
     id: str
     name: str
     type: str = Field(description="'tir' (white dice) or 'cc' (yellow dice).")
     dice: int
 
 
-class FighterDerived(BaseModel):
+class DcsystemFighterDerived(BaseModel):
     level: int
     dice: Dice
-    slots: Slots
-    weapons: list[WeaponDice]
+    slots: DcsystemSlots
+    weapons: list[DcsystemWeaponDice]
 
 
 def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> Dice:
@@ -67,11 +67,11 @@ def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> Dic
     )
 
 
-def weapon_dice(items: Sequence[Item]) -> list[WeaponDice]:
+def weapon_dice(items: Sequence[Item]) -> list[DcsystemWeaponDice]:
     """Each weapon's dice, raised by Force or Puissance de tir (L261, L282)."""
     boosts = {item.boosts.weapon: item.boosts.dice for item in items if item.boosts}
     return [
-        WeaponDice(
+        DcsystemWeaponDice(
             id=item.id,
             name=item.name,
             type=item.weapon.type,
@@ -82,10 +82,14 @@ def weapon_dice(items: Sequence[Item]) -> list[WeaponDice]:
     ]
 
 
-FighterCost = Costed[FighterDerived]
+class DcsystemFighterCost(Costed[DcsystemFighterDerived]):
+    """The cost of one fighter: the breakdown's points add up to `points`."""
 
 
-def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> FighterCost:
+FighterCost = DcsystemFighterCost
+
+
+def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> FighterCost:
     """F. Création d'un combattant: level + each item, handicaps subtracting, Équilibre."""
     rule = catalogue.level(fighter.level)
     breakdown = [
@@ -153,7 +157,7 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> FighterCos
                 "ou négatif.",
             )
         )
-    derived = FighterDerived(
+    derived = DcsystemFighterDerived(
         level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen)
     )
     return FighterCost(points=points, breakdown=breakdown, derived=derived, issues=issues)
@@ -161,9 +165,9 @@ def cost_fighter(catalogue: Catalogue, fighter: FighterDefinition) -> FighterCos
 
 def _slots(
     catalogue: Catalogue, level: int, chosen: Sequence[Item], bundled: dict[str, Item]
-) -> Slots:
+) -> DcsystemSlots:
     rule = catalogue.level(level)
-    return Slots(
+    return DcsystemSlots(
         used=sum(1 for item in chosen if item.kind != "handicap" and item.counts_as_slot),
         allowed=rule.slots + sum(item.extra_slots for item in chosen),
         handicaps_used=sum(
@@ -173,7 +177,7 @@ def _slots(
     )
 
 
-def _limit_issues(level: int, slots: Slots) -> list[Issue]:
+def _limit_issues(level: int, slots: DcsystemSlots) -> list[Issue]:
     """F.a (L317-319): N capacités or équipements and one handicap at most."""
     issues = []
     if slots.used > slots.allowed:
@@ -212,8 +216,8 @@ def _useless_boosts(chosen: Sequence[Item], item_ids: Sequence[str]) -> list[Iss
     ]
 
 
-def unit_definition(unit: Unit) -> FighterDefinition:
-    return FighterDefinition(level=unit.level, items=list(unit.items))
+def unit_definition(unit: Unit) -> DcsystemFighter:
+    return DcsystemFighter(level=unit.level, items=list(unit.items))
 
 
 def discrepancies(catalogue: Catalogue, unit: Unit) -> list[str]:
@@ -242,3 +246,8 @@ def discrepancies(catalogue: Catalogue, unit: Unit) -> list[str]:
 
 
 DICE_LABELS = {"red": "rouges", "blue": "bleus", "white": "blancs", "yellow": "jaunes"}
+
+
+# The names the rest of the package knows them by (the API shows the prefixed ones).
+FighterDefinition = DcsystemFighter
+FighterDerived = DcsystemFighterDerived

@@ -3,13 +3,12 @@
 Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.systems.base import (
-    NO_NUL,
     CostLine,
     EntryBase,
     EntryResult,
@@ -22,6 +21,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
+from app.systems.catalogued import RosterBase, empty_roster, over_points_limit
 from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
     FighterCost,
@@ -35,7 +35,7 @@ Costing = Literal["printed", "computed"]
 HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
 
 
-class Extras(BaseModel):
+class DcsystemExtras(BaseModel):
     """What a DCSystem roster holds beside its entries."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -64,7 +64,7 @@ class RosterShape(Protocol):
     name: str
     points_limit: int | None
     entries: list[Any]
-    extras: Extras
+    extras: DcsystemExtras
 
 
 class DcsystemEntryBase(EntryBase):
@@ -77,19 +77,15 @@ class DcsystemEntryBase(EntryBase):
     )
 
 
-class DcsystemRosterBase(BaseModel):
+class DcsystemRosterBase(RosterBase):
     """A DCSystem roster document (api-v1.md, "Roster documents")."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
-
     system: Literal["dcsystem"]
-    name: str = Field("", max_length=100, pattern=NO_NUL)
-    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
     entries: list[DcsystemEntryBase] = Field(default_factory=list, max_length=200)
-    extras: Extras = Field(default_factory=Extras)
+    extras: DcsystemExtras = Field(default_factory=DcsystemExtras)
 
 
-def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel]]:
+def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[DcsystemRosterBase]]:
     """The entry and roster document models, refusing unit ids the catalogue lacks."""
     unit_id = catalogue_id([unit.id for unit in catalogue.units], "unit")
     entry = create_model(
@@ -107,22 +103,31 @@ def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BaseModel
     return entry, roster
 
 
-class HiddenMoveLine(BaseModel):
+class DcsystemHiddenMoveLine(BaseModel):
     id: str
     name: str
     points: int
 
 
-class RosterDerived(BaseModel):
+class DcsystemRosterDerived(BaseModel):
     costing: Costing
-    hidden_moves: list[HiddenMoveLine]
+    hidden_moves: list[DcsystemHiddenMoveLine]
     hidden_moves_points: int
     reinforcement_points: int = Field(description="Points of the Renfort group (not counted).")
     reinforcement_limit: int | None
 
 
-FighterEntry = EntryResult[FighterDerived]
-DcsystemResult = RosterResult[FighterDerived, RosterDerived]
+class DcsystemEntryResult(EntryResult[FighterDerived]):
+    """One roster entry once validated."""
+
+
+class DcsystemResult(RosterResult[FighterDerived, DcsystemRosterDerived]):
+    """A validated DCSystem roster."""
+
+    entries: Sequence[DcsystemEntryResult]
+
+
+FighterEntry = DcsystemEntryResult
 CostFunction = Callable[[FighterDefinition], FighterCost]
 
 
@@ -206,20 +211,11 @@ def validate_roster(
 
     hidden_points = sum(move.points for move in moves)
     points = sum(e.points for e in entries) + hidden_points
-    if roster.points_limit is not None and points > roster.points_limit:
-        roster_issues.append(
-            error(
-                "over_points_limit",
-                f"{points} points pour un format de {roster.points_limit} "
-                f"({points - roster.points_limit} de trop).",
-                "points_limit",
-            )
-        )
-    if not roster.entries:
-        roster_issues.append(warning("empty_roster", "La liste ne contient aucun combattant."))
-    derived = RosterDerived(
+    roster_issues += over_points_limit(points, roster.points_limit)
+    roster_issues += empty_roster(roster.entries, "aucun combattant")
+    derived = DcsystemRosterDerived(
         costing=extras.costing,
-        hidden_moves=[HiddenMoveLine(id=m.id, name=m.name, points=m.points) for m in moves],
+        hidden_moves=[DcsystemHiddenMoveLine(id=m.id, name=m.name, points=m.points) for m in moves],
         hidden_moves_points=hidden_points,
         reinforcement_points=reinforcement_points,
         reinforcement_limit=renfort.reinforcement_limit if renfort else None,
@@ -227,13 +223,13 @@ def validate_roster(
     return DcsystemResult(
         points=points,
         points_limit=roster.points_limit,
-        issues=[issue for e in entries for issue in e.issues] + roster_issues,
+        issues=roster_issues,
         entries=entries,
         derived=derived,
     )
 
 
-def _hidden_move_issues(catalogue: Catalogue, extras: Extras) -> list[Issue]:
+def _hidden_move_issues(catalogue: Catalogue, extras: DcsystemExtras) -> list[Issue]:
     """G.a (L357): one hidden move per player unless the players agree."""
     allowed = catalogue.hidden_move_rules.per_player
     if extras.hidden_moves_agreed or len(extras.hidden_moves) <= allowed:
@@ -249,7 +245,7 @@ def _hidden_move_issues(catalogue: Catalogue, extras: Extras) -> list[Issue]:
     ]
 
 
-class ScoreRequest(BaseModel):
+class DcsystemScoreRequest(BaseModel):
     """E.3 Calcul du score (L306-313)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -262,7 +258,7 @@ class ScoreRequest(BaseModel):
     )
 
 
-def score(catalogue: Catalogue, request: ScoreRequest) -> ScoreResult:
+def score(catalogue: Catalogue, request: DcsystemScoreRequest) -> ScoreResult:
     rules = catalogue.score
     lines = []
     if request.main_mission:
@@ -295,3 +291,6 @@ def score(catalogue: Catalogue, request: ScoreRequest) -> ScoreResult:
                 )
             )
     return ScoreResult(points=sum(line.points for line in lines), breakdown=lines)
+
+
+ScoreRequest = DcsystemScoreRequest

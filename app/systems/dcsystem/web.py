@@ -10,6 +10,9 @@ from app.web.system_pages import SystemPages
 
 
 class DcsystemPages(SystemPages):
+    catalogue_page = True
+    creator = True
+
     def context(self) -> dict[str, Any]:
         cat = self.system.catalogue()
         return {

@@ -58,6 +58,9 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
 
 
 class NolimitsPages(SystemPages):
+    catalogue_page = True
+    creator = True
+
     def context(self) -> dict[str, Any]:
         cat: Any = self.system.catalogue()
         return {
@@ -187,7 +190,7 @@ class NolimitsPages(SystemPages):
                 context["building_error"] = "; ".join(field_errors(exc).values())
                 status = 422
             return render(
-                request, "nolimits/catalogue.html", context, block="building", status=status
+                request, "systems/nolimits/catalogue.html", context, block="building", status=status
             )
 
         return router

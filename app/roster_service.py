@@ -1,0 +1,172 @@
+"""What may be done to a stored roster, for the JSON API and the pages alike: authorize,
+create, replace, append an entry, delete, share.
+
+Rules live here once; each edge maps the domain errors below to its own answer
+(problem+json for programs, a French page for people).
+"""
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session
+
+from app.store import rosters as store
+from app.store.models import Roster, Share
+from app.store.rosters import StaleVersion
+from app.systems.base import AnySystem, RosterResult, RosterSummary
+
+__all__ = [
+    "NoSuchRoster",
+    "RosterError",
+    "RosterService",
+    "StaleVersion",
+    "StoredRosterInvalid",
+    "TokenMissing",
+    "TokenRefused",
+    "WrongSystem",
+    "check",
+    "snapshot",
+]
+
+# A write retried this many times when another writer got in first (append only: a
+# replacement must be based on what its author read, so it is refused instead).
+APPEND_ATTEMPTS = 3
+
+
+class RosterError(Exception):
+    """A request on a stored roster that cannot be carried out."""
+
+
+class NoSuchRoster(RosterError):
+    pass
+
+
+class TokenMissing(RosterError):
+    """No edit token came with the request: drafts are private."""
+
+
+class TokenRefused(RosterError):
+    """An edit token came, and it is not this roster's."""
+
+
+class WrongSystem(RosterError):
+    def __init__(self, system: str) -> None:
+        self.system = system
+        super().__init__(f"this roster is a {system!r} roster")
+
+
+class StoredRosterInvalid(RosterError):
+    """The stored document no longer parses under today's catalogue (a unit left it)."""
+
+    def __init__(self, error: ValidationError) -> None:
+        self.error = error
+        super().__init__(str(error))
+
+
+def check(system: AnySystem, document: BaseModel) -> tuple[RosterResult[Any, Any], RosterSummary]:
+    result = system.validate(document)
+    return result, system.summarize(document, result)
+
+
+def snapshot(system: AnySystem, document: BaseModel) -> dict[str, Any]:
+    """What a share freezes: the document, its validation and its summary."""
+    result, summary = check(system, document)
+    return {
+        "system": system.id,
+        "catalogue_version": system.catalogue_version,
+        "roster": document.model_dump(mode="json"),
+        "validation": result.model_dump(mode="json"),
+        "summary": summary.model_dump(mode="json"),
+    }
+
+
+@dataclass
+class RosterService:
+    session: Session
+    systems: Mapping[str, AnySystem]
+
+    def system(self, roster: Roster) -> AnySystem:
+        return self.systems[roster.system]
+
+    def authorize(self, roster_id: str, token: str | None) -> Roster:
+        roster = store.get_roster(session=self.session, roster_id=roster_id)
+        if roster is None or roster.system not in self.systems:
+            raise NoSuchRoster(roster_id)
+        if token is None:
+            raise TokenMissing(roster_id)
+        if not store.token_matches(roster, token):
+            raise TokenRefused(roster_id)
+        return roster
+
+    def document(self, roster: Roster) -> BaseModel:
+        """The stored document, parsed under today's catalogue."""
+        model: type[BaseModel] = self.system(roster).roster_model
+        try:
+            return model.model_validate(roster.document)
+        except ValidationError as exc:
+            raise StoredRosterInvalid(exc) from None
+
+    def create(self, document: BaseModel) -> tuple[Roster, str]:
+        """Stores a parsed document; returns the roster and its edit token (shown once)."""
+        stored = document.model_dump(mode="json")
+        return store.create_roster(
+            session=self.session,
+            system=stored["system"],
+            name=stored.get("name", ""),
+            document=stored,
+        )
+
+    def replace(self, roster: Roster, expected_version: int, document: BaseModel) -> Roster:
+        """Compare-and-swap: StaleVersion when the roster moved on since `expected_version`."""
+        stored = document.model_dump(mode="json")
+        if stored["system"] != roster.system:
+            raise WrongSystem(roster.system)
+        return store.update_roster(
+            session=self.session,
+            roster=roster,
+            expected_version=expected_version,
+            name=stored.get("name", ""),
+            document=stored,
+        )
+
+    def append_entry(self, roster: Roster, entry: dict[str, Any]) -> Roster:
+        """Adds one entry, retrying when another writer got in first. ValidationError when
+        the entry does not fit the system's document (nothing is stored then)."""
+        model = self.system(roster).roster_model
+        for attempt in range(APPEND_ATTEMPTS):
+            document = dict(roster.document)
+            document["entries"] = [*document.get("entries", []), entry]
+            parsed = model.model_validate(document)
+            try:
+                return self.replace(roster, roster.version, parsed)
+            except StaleVersion:
+                if attempt == APPEND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def delete(self, roster: Roster) -> None:
+        store.delete_roster(session=self.session, roster=roster)
+
+    def share(self, roster: Roster, document: BaseModel | None = None) -> tuple[Share, bool]:
+        """An immutable snapshot pinned to the catalogue version it was built with, and
+        whether it is new: an unchanged roster keeps its last share (same code)."""
+        system = self.system(roster)
+        frozen = snapshot(system, document if document is not None else self.document(roster))
+        canonical = json.dumps(frozen, sort_keys=True, ensure_ascii=False).encode()
+        etag = hashlib.sha256(canonical).hexdigest()[:32]
+        existing = store.find_share(session=self.session, roster_id=roster.id, etag=etag)
+        if existing is not None:
+            return existing, False
+        share = store.create_share(
+            session=self.session,
+            roster_id=roster.id,
+            system=system.id,
+            catalogue_version=system.catalogue_version,
+            snapshot=frozen,
+            etag=etag,
+        )
+        return share, True

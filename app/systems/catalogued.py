@@ -1,0 +1,189 @@
+"""The shared base of catalogue-backed systems: identity, the cached catalogue, published
+profiles, example rosters, the summary skeleton, the roster base model, and the checks
+every list gets (points limit, empty list).
+
+A system subclasses `CatalogueSystem[...]` with its own models and fills in what only it
+knows (its catalogue output, its summary lines); see docs/systems.md.
+"""
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.systems.base import (
+    NO_NUL,
+    Budget,
+    Costed,
+    ExampleRoster,
+    Issue,
+    PublishedProfile,
+    RosterResult,
+    RosterSummary,
+    ScoreResult,
+    SummaryExtra,
+    SummaryLine,
+    Total,
+    error,
+    integer,
+    points_budget,
+    warning,
+)
+from app.systems.building import PrintedExample, example_rosters
+
+NO_NAME = "Liste sans nom"
+
+
+class SystemInfo(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def rules_version(self) -> str: ...
+    @property
+    def catalogue_version(self) -> str: ...
+
+
+class CatalogueData(Protocol):
+    """What every system's catalogue model holds: its identity and the text's examples."""
+
+    @property
+    def system(self) -> SystemInfo: ...
+    @property
+    def examples(self) -> Sequence[PrintedExample]: ...
+
+
+class RosterBase(BaseModel):
+    """Fields every roster document has; a system adds `system` (its id as a Literal),
+    `entries` and `extras` with its own types (api-v1.md, "Roster documents")."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field("", max_length=100, pattern=NO_NUL)
+    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
+
+
+CatalogueT = TypeVar("CatalogueT", bound=CatalogueData)
+UnitT = TypeVar("UnitT", bound=BaseModel)
+RosterT = TypeVar("RosterT", bound=RosterBase)
+ScoreT = TypeVar("ScoreT", bound=BaseModel)
+CostT = TypeVar("CostT", bound=Costed[Any])
+ResultT = TypeVar("ResultT", bound=RosterResult[Any, Any])
+
+
+def over_points_limit(points: int, limit: int | None, source: str = "") -> list[Issue]:
+    """The list costs more than the game's format."""
+    if limit is None or points <= limit:
+        return []
+    where = f", {source}" if source else ""
+    return [
+        error(
+            "over_points_limit",
+            f"{points} points pour un format de {limit} ({points - limit} de trop{where}).",
+            "points_limit",
+        )
+    ]
+
+
+def empty_roster(entries: Sequence[object], what: str) -> list[Issue]:
+    """A list with nothing in it is allowed while it is built, and said."""
+    return [] if entries else [warning("empty_roster", f"La liste ne contient {what}.")]
+
+
+def points_not_used(limit: int | None) -> list[Issue]:
+    """For systems without points: a format in points means nothing, and is said."""
+    if limit is None:
+        return []
+    return [
+        warning(
+            "points_not_used",
+            f"Ce jeu ne compte pas de points : le format de {limit} points est ignoré.",
+            "points_limit",
+        )
+    ]
+
+
+class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT]):
+    """A game system built from a checked catalogue. Subclasses set the class attributes,
+    the models in `__init__` when they depend on the catalogue, and the methods marked
+    below; the rest is the same for every system."""
+
+    id: ClassVar[str]
+    has_points: ClassVar[bool] = True
+    catalogue_model: ClassVar[type[BaseModel]]
+    cost_response_model: ClassVar[type[BaseModel]]
+    validate_response_model: ClassVar[type[BaseModel]]
+    unit_model: type[UnitT]
+    roster_model: type[RosterT]
+    score_model: type[ScoreT] | None = None
+
+    def __init__(self, data: CatalogueT) -> None:
+        self.data = data
+        self.name = data.system.name
+        self.rules_version = data.system.rules_version
+        self.catalogue_version = data.system.catalogue_version
+
+    # --- what a subclass says ----------------------------------------------------------
+
+    def cost(self, unit: UnitT, /) -> CostT:
+        raise NotImplementedError
+
+    def validate(self, roster: RosterT, /) -> ResultT:
+        raise NotImplementedError
+
+    def score(self, request: ScoreT, /) -> ScoreResult:
+        raise NotImplementedError(f"{self.id} has no end-of-game score")
+
+    def build_catalogue(self) -> BaseModel:
+        """The catalogue as the API shows it (built once)."""
+        raise NotImplementedError
+
+    def example_documents(self) -> list[dict[str, Any]]:
+        """The roster documents of the catalogue's examples, in their order."""
+        raise NotImplementedError
+
+    def summary_lines(self, roster: RosterT, result: ResultT) -> list[SummaryLine]:
+        raise NotImplementedError
+
+    def summary_extras(self, roster: RosterT, result: ResultT) -> list[SummaryExtra]:
+        return []
+
+    def summary_notes(self, roster: RosterT, result: ResultT) -> list[str]:
+        return []
+
+    def budgets(self, roster: RosterT, result: ResultT) -> list[Budget]:
+        return [points_budget(result.points, result.points_limit)] if self.has_points else []
+
+    def totals(self, roster: RosterT, result: ResultT) -> list[Total]:
+        return []
+
+    def published_profiles(self) -> Sequence[PublishedProfile]:
+        return []
+
+    # --- the same for every system -----------------------------------------------------
+
+    @cached_property
+    def _catalogue(self) -> BaseModel:
+        return self.build_catalogue()
+
+    def catalogue(self) -> BaseModel:
+        return self._catalogue
+
+    def example_rosters(self) -> Sequence[ExampleRoster]:
+        return example_rosters(self.data.examples, self.example_documents())
+
+    def summarize(self, roster: RosterT, result: ResultT, /) -> RosterSummary:
+        return RosterSummary(
+            system=self.id,
+            system_name=self.name,
+            name=roster.name or NO_NAME,
+            points=result.points,
+            points_limit=result.points_limit,
+            valid=result.valid,
+            lines=self.summary_lines(roster, result),
+            budgets=self.budgets(roster, result),
+            totals=self.totals(roster, result),
+            extras=self.summary_extras(roster, result),
+            issues=result.issues,
+            notes=self.summary_notes(roster, result),
+        )

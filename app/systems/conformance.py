@@ -1,0 +1,164 @@
+"""`check_system`: what every game system must do, as a tool (like Gymnasium's `check_env`).
+
+Run it while building a system (`python -m app.systems.conformance`), and the conformance
+test runs it over every registered spec. It returns problems, one string each; an empty list
+means the system conforms.
+"""
+
+import re
+import sys
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from app.systems.base import AnySystem
+from app.systems.spec import TEMPLATES_DIR, SystemSpec
+
+SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*$")
+
+
+def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]:
+    """Every way `system` (and its `spec`, when given) falls short of the seam's contract."""
+    problems = _identity(system)
+    problems += _catalogue_items(system)
+    problems += _published_profiles(system)
+    problems += _examples(system)
+    if spec is not None:
+        problems += _pages(system, spec)
+    return problems
+
+
+def _identity(system: AnySystem) -> list[str]:
+    problems = []
+    if not SNAKE.match(system.id):
+        problems.append(f"id {system.id!r} is not ASCII snake_case")
+    for field in ("name", "rules_version", "catalogue_version"):
+        if not getattr(system, field, ""):
+            problems.append(f"{field} is empty")
+    return problems
+
+
+def _catalogue_items(system: AnySystem) -> list[str]:
+    """Every catalogue item has a stable id, its name and its kind (api-v1.md)."""
+    catalogue = system.catalogue()
+    if not isinstance(catalogue, system.catalogue_model):
+        return [f"catalogue() is not a {system.catalogue_model.__name__}"]
+    document = catalogue.model_dump()
+    items = [item for value in document.values() if isinstance(value, list) for item in value]
+    problems = [] if items else ["the catalogue lists nothing"]
+    seen: set[str] = set()
+    for item in items:
+        if not isinstance(item, dict) or "id" not in item:
+            continue
+        if not SNAKE.match(str(item["id"])):
+            problems.append(f"catalogue id {item['id']!r} is not ASCII snake_case")
+        if not item.get("name") or not item.get("kind"):
+            problems.append(f"catalogue item {item['id']!r} lacks a name or a kind")
+        key = f"{item.get('kind')}:{item['id']}"
+        if key in seen:
+            problems.append(f"catalogue id {key} is defined twice")
+        seen.add(key)
+    return problems
+
+
+def _published_profiles(system: AnySystem) -> list[str]:
+    """At least one unit a player can start from, costing what the catalogue says."""
+    profiles = system.published_profiles()
+    if not profiles:
+        return ["no published or sample unit (published_profiles() is empty)"]
+    problems = []
+    for profile in profiles:
+        try:
+            unit = system.unit_model.model_validate(profile.definition)
+        except ValidationError as exc:
+            problems.append(f"profile {profile.id}: its definition does not parse: {exc}")
+            continue
+        costed = system.cost(unit)
+        if costed.points != profile.computed_points:
+            problems.append(
+                f"profile {profile.id}: costs {costed.points}, "
+                f"the catalogue says {profile.computed_points}"
+            )
+        if not system.has_points and (costed.points or costed.breakdown):
+            problems.append(f"profile {profile.id}: a system without points priced it")
+        problems += _round_trip(system.cost_response_model, costed, f"cost of {profile.id}")
+    return problems
+
+
+def _examples(system: AnySystem) -> list[str]:
+    """At least one example roster, validating to its printed total and expected errors."""
+    examples = system.example_rosters()
+    if not examples:
+        return ["no example roster (example_rosters() is empty)"]
+    problems = []
+    for example in examples:
+        where = f"example {example.id}"
+        try:
+            roster = system.roster_model.model_validate(example.document)
+        except ValidationError as exc:
+            problems.append(f"{where}: its document does not parse: {exc}")
+            continue
+        result = system.validate(roster)
+        if result.points != example.printed_total:
+            problems.append(f"{where}: totals {result.points}, printed {example.printed_total}")
+        errors = sorted(
+            issue.code
+            for issue in [*result.issues, *(i for e in result.entries for i in e.issues)]
+            if issue.severity == "error"
+        )
+        if errors != sorted(example.expected_issue_codes):
+            problems.append(f"{where}: errors {errors}, expected {example.expected_issue_codes}")
+        if len(result.entries) != len(example.document.get("entries", [])):
+            problems.append(f"{where}: {len(result.entries)} entry results for its entries")
+        if any(issue.path.startswith("entries[") for issue in result.issues):
+            problems.append(f"{where}: an entry's issue is repeated in the list's issues")
+        summary = system.summarize(roster, result)
+        if summary.points != result.points or summary.valid != result.valid:
+            problems.append(f"{where}: the summary disagrees with the validation")
+        if summary.has_points != system.has_points:
+            problems.append(f"{where}: the summary's budgets disagree with has_points")
+        problems += _round_trip(system.roster_model, roster, f"{where} document")
+        problems += _round_trip(system.validate_response_model, result, f"{where} validation")
+    return problems
+
+
+def _round_trip(model: type[BaseModel], value: BaseModel, where: str) -> list[str]:
+    """What the API sends parses back with the model its OpenAPI document names."""
+    sent: Any = value.model_dump(mode="json")
+    try:
+        again = model.model_validate_json(value.model_dump_json())
+    except ValidationError as exc:
+        return [f"{where}: its JSON does not parse as {model.__name__}: {exc}"]
+    if again.model_dump(mode="json") != sent:
+        return [f"{where}: its JSON changes on a round trip through {model.__name__}"]
+    return []
+
+
+def _pages(system: AnySystem, spec: SystemSpec) -> list[str]:
+    problems = [] if spec.id == system.id else [f"spec {spec.id!r} built {system.id!r}"]
+    if not spec.data.is_dir():
+        problems.append(f"no catalogue folder {spec.data}")
+    if spec.pages is not None:
+        for name in spec.pages(system).templates():
+            if not (TEMPLATES_DIR / name).is_file():
+                problems.append(f"the pages declare {name}, which does not exist")
+    return problems
+
+
+def main() -> int:  # pragma: no cover  (a command for system authors)
+    from app.catalogues import load_systems
+    from app.systems.registry import SPECS
+
+    systems = load_systems()
+    failed = 0
+    for spec in SPECS:
+        problems = check_system(systems[spec.id], spec)
+        print(f"{spec.id}: {'ok' if not problems else f'{len(problems)} problem(s)'}")
+        for problem in problems:
+            print(f"  {problem}")
+        failed += bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

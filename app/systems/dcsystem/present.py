@@ -1,0 +1,111 @@
+"""What the DCSystem API shows: the catalogue (every item with id, name, kind), and the
+dice as badges for summaries and exports."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.systems.base import Badge, CostLine
+from app.systems.dcsystem.catalogue import Dice
+from app.systems.dcsystem.engine import DICE_LABELS
+from app.systems.dcsystem.roster import DcsystemRosterBase
+
+# Forum-safe colours of the dice (white dice are shown grey on a white page).
+DICE_COLOURS = {"red": "#c0392b", "blue": "#1f5fa8", "white": "#7f8c8d", "yellow": "#b7950b"}
+
+
+class DcsystemLevelOut(BaseModel):
+    level: int
+    points: int
+    dice: Dice
+    slots: int
+    handicaps: int
+
+
+class DcsystemItemOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["capacite", "equipement", "handicap"]
+    points: int
+    text: str
+    source: str
+    brings: str | None = None
+
+
+class DcsystemHiddenMoveOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["coup_cache"] = "coup_cache"
+    points: int
+    text: str
+    source: str
+
+
+class DcsystemUnitOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["profil"] = "profil"
+    army: str
+    level: int
+    points: int
+    computed_points: int
+    discrepancies: list[str]
+    items: list[str]
+    dice: Dice | None
+    computed_dice: Dice
+    breakdown: list[CostLine]
+    variant_of: str | None
+    note: str
+    source: str
+
+
+class DcsystemArmyOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["armee"] = "armee"
+    units: list[str]
+    source: str
+
+
+class DcsystemExampleOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["exemple"] = "exemple"
+    printed_total: int
+    document: DcsystemRosterBase
+    source: str
+
+
+class DcsystemNoteOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
+class DcsystemCatalogue(BaseModel):
+    system: Literal["dcsystem"] = "dcsystem"
+    name: str
+    rules_version: str
+    catalogue_version: str
+    levels: list[DcsystemLevelOut]
+    items: list[DcsystemItemOut]
+    hidden_moves: list[DcsystemHiddenMoveOut]
+    armies: list[DcsystemArmyOut]
+    units: list[DcsystemUnitOut]
+    examples: list[DcsystemExampleOut]
+    notes: list[DcsystemNoteOut] = Field(
+        description="Caserne's decisions where the rules are unclear."
+    )
+
+
+def dice_badges(dice: Dice) -> list[Badge]:
+    badges = []
+    for colour, plural in DICE_LABELS.items():
+        count = getattr(dice, colour)
+        if count:
+            label = plural if count > 1 else plural.removesuffix("s")
+            badges.append(
+                Badge(text=f"{count} {label}", kind=f"dice-{colour}", colour=DICE_COLOURS[colour])
+            )
+    return badges

@@ -1,0 +1,80 @@
+"""Building blocks of the models players send: strict integers, catalogue ids, entries."""
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Self
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+# Free text never holds U+0000: PostgreSQL cannot store it in a JSON document.
+NO_NUL = r"^[^\x00]*$"
+
+# What every model of player input says: unknown fields and loose types are refused.
+INPUT = ConfigDict(extra="forbid", strict=True)
+
+
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 2.0 as an integer: read it as 2 (strict models refuse 2.5, "2", true)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Integral = BeforeValidator(_integral)
+
+
+def integer(ge: int, le: int) -> Any:
+    """An integer between `ge` and `le` (bounds stated in the JSON schema), 2.0 read as 2."""
+    return Annotated[int, Field(ge=ge, le=le), Integral]
+
+
+def catalogue_id(ids: Sequence[str], what: str) -> Any:
+    """A string type that only accepts the given ids (and says so in the JSON schema)."""
+    known = frozenset(ids)
+
+    def check(value: str) -> str:
+        if value not in known:
+            raise PydanticCustomError(
+                "unknown_id", "unknown {what} id '{value}'", {"what": what, "value": value}
+            )
+        return value
+
+    return Annotated[
+        str, AfterValidator(check), WithJsonSchema({"type": "string", "enum": list(ids)})
+    ]
+
+
+def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
+    """JSON schema of an entry: exactly one of `unit` and `custom` is given and not null."""
+    properties = schema.get("properties", {})
+    branches = []
+    for key in ("unit", "custom"):
+        prop = properties.get(key, {})
+        not_null = [v for v in prop.get("anyOf", [prop]) if v.get("type") != "null"]
+        if not_null:
+            branches.append({"required": [key], "properties": {key: not_null[0]}})
+    schema["oneOf"] = branches
+
+
+class EntryBase(BaseModel):
+    """Fields every roster entry has; systems add `unit` and `custom` with their own types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)
+
+    name: str | None = Field(None, max_length=80, pattern=NO_NUL)
+    count: integer(1, 100) = 1  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _unit_or_custom(self) -> Self:
+        given = [key for key in ("unit", "custom") if getattr(self, key, None) is not None]
+        if len(given) != 1:
+            raise ValueError("an entry names a catalogue unit ('unit') or a custom unit ('custom')")
+        return self

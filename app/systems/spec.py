@@ -1,0 +1,53 @@
+"""What a game system brings to Caserne: its engine, and optionally its pages and API routes.
+
+A system is one package `app/systems/<id>/` whose `spec.py` holds a `SPEC`; registering it
+is one line in `app/systems/registry.py`. See docs/systems.md for the package shape.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from app.settings import ROOT
+from app.systems.base import AnySystem
+
+if TYPE_CHECKING:
+    from fastapi import APIRouter
+
+    from app.web.system_pages import SystemPages
+
+DATA_DIR = ROOT / "data" / "systems"
+TEMPLATES_DIR = ROOT / "templates"
+
+# The engine from the system's catalogue data, or every problem found in that data.
+Builder = Callable[[dict[str, Any]], AnySystem | list[str]]
+# Routes only this system has (under /api/v1/systems/<id>/), and the request bodies they
+# parse themselves (documented by reference in the OpenAPI document).
+ApiExtension = Callable[[Any], "tuple[APIRouter, list[type[BaseModel]]]"]
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    """One registered game system.
+
+    `pages`: the class serving its pages under /<id>/ (catalogue, creator, score helper,
+    the fields the roster editor adds); None serves it through the generic editor and
+    share page only. `api`: its own API routes, if any. Its data is read from `data_dir`
+    (default data/systems/<id>/), its templates from templates/systems/<id>/."""
+
+    id: str
+    build: Builder
+    pages: "type[SystemPages] | None" = None
+    api: ApiExtension | None = None
+    data_dir: Path | None = None
+
+    @property
+    def data(self) -> Path:
+        return self.data_dir or DATA_DIR / self.id
+
+    @property
+    def templates(self) -> Path:
+        return TEMPLATES_DIR / "systems" / self.id

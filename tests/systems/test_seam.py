@@ -1,0 +1,91 @@
+"""The seam holds: a toy system defined in tests/toy (one unit, no points, no creator) is
+registered with one line and works end to end with nothing else changed."""
+
+from collections.abc import Iterator
+from contextlib import nullcontext
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from app.catalogues import load_systems
+from app.main import create_app
+from app.settings import Settings
+from app.systems import registry
+from app.systems.conformance import check_system
+from tests import toy
+
+
+@pytest.fixture
+def toy_client(
+    engine: Engine, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[TestClient]:
+    monkeypatch.setattr(registry, "SPECS", (*registry.SPECS, toy.SPEC))  # the one line
+    app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=load_systems())
+    app.state.session_factory = lambda: nullcontext(session)
+    with TestClient(app) as client:
+        yield client
+
+
+def test_toy_conforms() -> None:
+    systems = load_systems(specs=(toy.SPEC,))
+    assert check_system(systems["toy"], toy.SPEC) == []
+
+
+def test_toy_api(toy_client: TestClient) -> None:
+    listed = {s["id"]: s for s in toy_client.get("/api/v1/systems").json()}
+    assert listed["toy"]["has_points"] is False
+    catalogue = toy_client.get("/api/v1/systems/toy/catalogue").json()
+    assert catalogue["units"][0]["id"] == "soldat_de_plomb"
+    assert toy_client.post("/api/v1/systems/toy/score", json={}).status_code == 404
+    validated = toy_client.post(
+        "/api/v1/systems/toy/validate",
+        json={
+            "system": "toy",
+            "points_limit": 200,
+            "entries": [{"custom": {"strength": 0}}, {"unit": "soldat_de_plomb", "count": 2}],
+        },
+    ).json()
+    assert validated["points"] == 0
+    assert validated["valid"] is False
+    assert [i["code"] for i in validated["issues"]] == ["points_not_used"]
+    assert [i["path"] for i in validated["entries"][0]["issues"]] == ["entries[0].custom.strength"]
+    unknown = toy_client.post(
+        "/api/v1/systems/toy/validate", json={"system": "toy", "entries": [{"unit": "nope"}]}
+    )
+    assert unknown.status_code == 422
+
+
+def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
+    document = {
+        "system": "toy",
+        "name": "Boîte à jouets",
+        "entries": [{"unit": "soldat_de_plomb", "count": 3}],
+    }
+    created = toy_client.post("/api/v1/rosters", json=document)
+    assert created.status_code == 201
+    body = created.json()
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    shared = toy_client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth)
+    assert shared.status_code == 201
+    code = shared.json()["code"]
+    again = toy_client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth)
+    assert (again.status_code, again.json()["code"]) == (200, code)
+
+    page = toy_client.get(f"/s/{code}")
+    assert page.status_code == 200
+    assert "Soldat de plomb" in page.text and "Figurines" in page.text
+    assert "points" not in page.text.split("<main", 1)[1].split("</main>", 1)[0]
+    bbcode = toy_client.get(f"/s/{code}.bbcode").text
+    assert bbcode.startswith("[b]Boîte à jouets[/b] — Jeu jouet\n[b]Total : Figurines : 3[/b]\n")
+    assert "[b]3 × Soldat de plomb[/b]\nForce 3\n" in bbcode
+    for ext in ("md", "txt"):
+        export = toy_client.get(f"/s/{code}.{ext}").text
+        assert "Soldat de plomb" in export and "pts" not in export and "points" not in export
+
+    # The edit link hands the roster to the generic editor, which adds the toy's unit.
+    editor = toy_client.get(body["edit_url"].removeprefix("http://testserver"))
+    assert editor.status_code == 200 and "Soldat de plomb" in editor.text
+    home = toy_client.get("/")
+    assert "Jeu jouet" in home.text and "/toy/createur" not in home.text
