@@ -18,19 +18,25 @@ def amount(value: Amount) -> str:
 
 
 def budget_text(budget: Budget) -> str:
-    if budget.id == "points":
-        if budget.limit is None:
-            return f"{amount(budget.used)} points"
-        return f"{amount(budget.used)} / {amount(budget.limit)} points"
-    limit = f" / {amount(budget.limit)}" if budget.limit is not None else ""
+    """Points alone read as players write them: "203 / 200 points"."""
+    if budget.limit is None:
+        return f"{amount(budget.used)} {budget.label}"
+    return f"{amount(budget.used)} / {amount(budget.limit)} {budget.label}"
+
+
+def budget_pair(budget: Budget) -> str:
+    """Among several budgets, each as Infinity players post them: "SWC 5.5/6"."""
+    limit = f"/{amount(budget.limit)}" if budget.limit is not None else ""
     return f"{budget.label} {amount(budget.used)}{limit}"
 
 
 def total_text(summary: RosterSummary) -> str:
-    """The budgets ("203 / 200 points", "SWC 6 / 6 | 300 / 300 points"), or for a system
-    without points its own totals ("7 figurines, Rep totale 27")."""
+    """The budgets ("203 / 200 points"; "SWC 5.5/6 | points 300/300"), or for a system
+    without points its own totals ("Figurines : 7, Rep totale : 27")."""
+    if len(summary.budgets) == 1:
+        return budget_text(summary.budgets[0])
     if summary.budgets:
-        return " | ".join(budget_text(budget) for budget in summary.budgets)
+        return " | ".join(budget_pair(budget) for budget in summary.budgets)
     return ", ".join(f"{total.label} : {total.value}" for total in summary.totals)
 
 
