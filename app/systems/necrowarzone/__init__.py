@@ -1,0 +1,159 @@
+"""Necromunda–Warzone, an alternate-activation sequence for Necromunda gangs (`necrowarzone`).
+
+The text prices nothing: `has_points` is false, costs are 0 with an empty breakdown, and
+summaries show the gang's totals (figures, actions, XP, initiative, rout, command radius).
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
+from app.systems.building import build_engine
+from app.systems.catalogued import CatalogueSystem
+from app.systems.necrowarzone.catalogue import Catalogue
+from app.systems.necrowarzone.catalogue_checks import cross_check
+from app.systems.necrowarzone.models import (
+    Figure,
+    NecrowarzoneFigure,
+    NecrowarzoneRosterBase,
+    Profile,
+    Weapon,
+)
+from app.systems.necrowarzone.present import (
+    NecrowarzoneCatalogue,
+    NecrowarzoneExampleOut,
+    catalogue_parts,
+    gang_totals,
+    summary_line,
+)
+from app.systems.necrowarzone.rosters import (
+    GangDerived,
+    NecrowarzoneResult,
+    entry_figure,
+    example_document,
+    roster_models,
+    validate_roster,
+)
+from app.systems.necrowarzone.rules import (
+    FigureCost,
+    FigureDerived,
+    NecrowarzoneFigureCost,
+    cost_figure,
+)
+from app.systems.necrowarzone.shooting import (
+    NecrowarzoneShotRequest,
+    NecrowarzoneShotResult,
+    ShotModifierLine,
+    ShotRequest,
+    ShotResult,
+    needed_to_hit,
+)
+
+__all__ = [
+    "Catalogue",
+    "Figure",
+    "FigureCost",
+    "FigureDerived",
+    "GangDerived",
+    "NecrowarzoneResult",
+    "NecrowarzoneSystem",
+    "Profile",
+    "ShotModifierLine",
+    "ShotRequest",
+    "ShotResult",
+    "Weapon",
+    "build",
+    "cost_figure",
+    "example_document",
+    "needed_to_hit",
+    "roster_models",
+    "validate_roster",
+]
+
+
+class NecrowarzoneSystem(
+    CatalogueSystem[
+        Catalogue,
+        NecrowarzoneFigure,
+        NecrowarzoneRosterBase,
+        NoScore,
+        NecrowarzoneFigureCost,
+        NecrowarzoneResult,
+    ]
+):
+    """The Necromunda–Warzone engine, built from its checked catalogue."""
+
+    id = "necrowarzone"
+    has_points = False
+    catalogue_model = NecrowarzoneCatalogue
+    cost_response_model = NecrowarzoneFigureCost
+    validate_response_model = NecrowarzoneResult
+    shot_model = NecrowarzoneShotRequest
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__(catalogue)
+        self.unit_model = NecrowarzoneFigure
+        self.entry_model, self.roster_model = roster_models(catalogue)
+
+    def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
+        return cost_figure(self.data, unit)
+
+    def validate(self, roster: NecrowarzoneRosterBase, /) -> NecrowarzoneResult:
+        return validate_roster(self.data, roster)
+
+    def shoot(self, request: NecrowarzoneShotRequest, /) -> NecrowarzoneShotResult:
+        """The shooting helper: the score a shot needs (L38-49)."""
+        return needed_to_hit(self.data, request)
+
+    def build_catalogue(self) -> NecrowarzoneCatalogue:
+        examples = []
+        for example, document in zip(self.data.examples, self.example_documents(), strict=True):
+            roster = self.roster_model.model_validate(document)
+            examples.append(
+                NecrowarzoneExampleOut(
+                    id=example.id,
+                    name=example.name,
+                    document=roster,
+                    derived=self.validate(roster).derived,
+                    source=example.source,
+                )
+            )
+        return NecrowarzoneCatalogue(
+            name=self.name,
+            rules_version=self.rules_version,
+            catalogue_version=self.catalogue_version,
+            examples=examples,
+            **catalogue_parts(self.data),
+        )
+
+    def published_profiles(self) -> Sequence[PublishedProfile]:
+        return [
+            PublishedProfile(
+                id=sample.id,
+                name=sample.name,
+                points=0,
+                computed_points=0,
+                discrepancies=[],
+                definition=sample.figure.model_dump(mode="json"),
+            )
+            for sample in self.data.figures
+        ]
+
+    def example_documents(self) -> list[dict[str, Any]]:
+        return [example_document(example) for example in self.data.examples]
+
+    def summary_lines(
+        self, roster: NecrowarzoneRosterBase, result: NecrowarzoneResult
+    ) -> list[SummaryLine]:
+        return [
+            summary_line(entry_figure(self.data, entry)[0], entry_result)
+            for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+        ]
+
+    def totals(self, roster: NecrowarzoneRosterBase, result: NecrowarzoneResult) -> list[Total]:
+        return gang_totals(result)
+
+
+def build(data: dict[str, Any]) -> NecrowarzoneSystem | list[str]:
+    """The engine, or every problem found in the catalogue data."""
+    return build_engine(data, Catalogue, cross_check, NecrowarzoneSystem)

@@ -1,0 +1,8 @@
+"""Necromunda–Warzone as Caserne serves it: the engine, its pages and its shooting helper."""
+
+from app.systems.necrowarzone import build
+from app.systems.necrowarzone.api import necrowarzone_router
+from app.systems.necrowarzone.web import NecrowarzonePages
+from app.systems.spec import SystemSpec
+
+SPEC = SystemSpec(id="necrowarzone", build=build, pages=NecrowarzonePages, api=necrowarzone_router)

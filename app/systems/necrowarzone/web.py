@@ -1,0 +1,166 @@
+"""Necromunda–Warzone pages: the catalogue with the shooting helper, the figure creator
+(a book-like profile and weapon rows, the figure's numbers live above), and the editor's
+sample figures. The text has no points: no page shows any."""
+
+from fractions import Fraction
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+
+from app.db import SessionDep
+from app.systems.necrowarzone import NecrowarzoneSystem
+from app.systems.necrowarzone.models import CHARACTERISTICS
+from app.systems.necrowarzone.shooting import NecrowarzoneShotRequest, read_roll
+from app.web.forms import field_errors, int_or_raw, roster_choices
+from app.web.render import render
+from app.web.system_pages import SystemPages
+
+WEAPON_ROWS = 3  # weapon rows the creator offers (one more on demand)
+MAX_WEAPON_ROWS = 20  # a figure carries 20 weapons at most (models.py)
+# The creator opens on the text's usual figure: a ganger (Caserne's sample).
+FIRST_FIGURE = "ganger"
+SHOT_DEFAULTS: dict[str, Any] = {
+    "ct": 3,
+    "cover": "",
+    "conditions": [],
+    "target_took_cover": False,
+    "aim_actions": 0,
+    "weapon_modifier": 0,
+}
+
+
+def _text(form: FormData, key: str, limit: int = 80) -> str:
+    return str(form.get(key) or "").strip()[:limit]
+
+
+def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
+    """One weapon row of the creator, or None when its name is blank."""
+    name = _text(form, f"w{index}-name")
+    if not name:
+        return None
+    modifier = int_or_raw(form.get(f"w{index}-mod"))
+    return {
+        "name": name,
+        "heavy": bool(form.get(f"w{index}-heavy")),
+        "hit_modifier": modifier if modifier is not None else 0,
+    }
+
+
+def percent(chance: str) -> str:
+    """A chance as players read it: "2/3" is "67 %"."""
+    return f"{round(Fraction(chance) * 100)} %"
+
+
+def roll_text(score: int) -> str:
+    """A score to hit as it reads on 1D6: "4+", "6 puis 5+" (shooting.read_roll)."""
+    return read_roll(score)[0]
+
+
+class NecrowarzonePages(SystemPages):
+    catalogue_page = True
+    creator = True
+
+    @property
+    def engine(self) -> NecrowarzoneSystem:
+        assert isinstance(self.system, NecrowarzoneSystem)
+        return self.system
+
+    def context(self) -> dict[str, Any]:
+        cat: Any = self.system.catalogue()
+        return {
+            "cat": cat,
+            "characteristics": CHARACTERISTICS,
+            "covers": [m for m in cat.modifiers if m.group == "couvert"],
+            "conditions": [m for m in cat.modifiers if m.group == "condition"],
+            "shot_form": SHOT_DEFAULTS,
+            "percent": percent,
+            "roll_text": roll_text,
+        }
+
+    # --- the creator ---------------------------------------------------------------------
+
+    def default_unit(self) -> dict[str, Any]:
+        sample = self.engine.data.figures_by_id[FIRST_FIGURE]
+        values = sample.figure.model_dump(mode="json")
+        rows = max(WEAPON_ROWS, len(values["weapons"]))
+        return {"name": sample.name, **values, "weapon_rows": rows}
+
+    def unit_from_form(self, form: FormData) -> dict[str, Any]:
+        rows = int_or_raw(form.get("weapon_rows"))
+        rows = min(max(rows if isinstance(rows, int) else WEAPON_ROWS, 1), MAX_WEAPON_ROWS)
+        if form.get("action") == "more_weapons":
+            rows = min(rows + 1, MAX_WEAPON_ROWS)
+        xp, wounds = int_or_raw(form.get("xp")), int_or_raw(form.get("light_wounds"))
+        return {
+            "name": _text(form, "name"),
+            "leader": bool(form.get("leader")),
+            "xp": xp if xp is not None else 0,
+            "light_wounds": wounds if wounds is not None else 0,
+            "profile": {code: int_or_raw(form.get(f"p-{code}")) for code in CHARACTERISTICS},
+            "weapons": [w for index in range(rows) if (w := _weapon_row(form, index)) is not None],
+            "heavy_equipment": bool(form.get("heavy_equipment")),
+            "weapon_rows": rows,
+        }
+
+    def definition(self, values: dict[str, Any]) -> dict[str, Any]:
+        keys = ("leader", "xp", "light_wounds", "profile", "weapons", "heavy_equipment")
+        return {key: values[key] for key in keys}
+
+    # --- the shooting helper ---------------------------------------------------------------
+
+    def router(self) -> APIRouter:
+        router = super().router()
+
+        @router.post("/tir")
+        async def shooting(request: Request, session: SessionDep) -> Response:
+            """The score a shot needs (L38-49), on the catalogue page."""
+            form = await request.form()
+            values = self.shot_from_form(form)
+            context: dict[str, Any] = {
+                "system": self.system,
+                "my_rosters": roster_choices(request, session, self.system_id),
+                **self.context(),
+                "shot_form": values,
+            }
+            status = 200
+            try:
+                request_model = NecrowarzoneShotRequest.model_validate(self.shot_request(values))
+                context["shot"] = self.engine.shoot(request_model)
+            except ValidationError as exc:
+                context["shot_error"] = "; ".join(dict.fromkeys(field_errors(exc).values()))
+                status = 422
+            # The whole catalogue page without JavaScript, the helper's block with HTMX.
+            return render(
+                request,
+                "systems/necrowarzone/catalogue.html",
+                context,
+                block="shooting",
+                status=status,
+            )
+
+        return router
+
+    def shot_from_form(self, form: FormData) -> dict[str, Any]:
+        aim, weapon = int_or_raw(form.get("aim_actions")), int_or_raw(form.get("weapon_modifier"))
+        return {
+            "ct": int_or_raw(form.get("ct")),
+            "cover": _text(form, "cover"),
+            "conditions": [str(c) for c in form.getlist("conditions")][:20],
+            "target_took_cover": bool(form.get("target_took_cover")),
+            "aim_actions": aim if aim is not None else 0,
+            "weapon_modifier": weapon if weapon is not None else 0,
+        }
+
+    @staticmethod
+    def shot_request(values: dict[str, Any]) -> dict[str, Any]:
+        """The API's shot request from the form: the cover radio is one more modifier."""
+        cover = [values["cover"]] if values["cover"] else []
+        return {
+            "ct": values["ct"],
+            "modifiers": cover + values["conditions"],
+            "target_took_cover": values["target_took_cover"],
+            "aim_actions": values["aim_actions"],
+            "weapon_modifier": values["weapon_modifier"],
+        }
