@@ -1,0 +1,136 @@
+"""Infinity, N2-era army building (`infinity`): troopers as data, SWC, AVA, the Lieutenant,
+combat groups and their orders. The engine is pure; `spec.py` registers it with its pages."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.systems.base import Budget, PublishedProfile, SummaryLine, Total
+from app.systems.catalogued import CatalogueSystem
+from app.systems.infinity.catalogue import (
+    Catalogue,
+    CatalogueTrooper,
+    build_catalogue,
+    cross_check,
+    example_documents,
+)
+from app.systems.infinity.engine import (
+    InfinityEntryDerived,
+    InfinityRosterDerived,
+    InfinityTrooperCost,
+    InfinityTrooperDerived,
+    cost_trooper,
+    swc_available,
+)
+from app.systems.infinity.models import (
+    InfinityCostRequest,
+    InfinityEntry,
+    InfinityExtras,
+    InfinityRoster,
+    InfinityTrooper,
+    InfinityTrooperOption,
+)
+from app.systems.infinity.present import (
+    InfinityCatalogue,
+    Presenter,
+    catalogue_output,
+    option_label,
+    unit_definition,
+)
+from app.systems.infinity.roster import InfinityEntryResult, InfinityResult, validate_roster
+
+__all__ = [
+    "Catalogue",
+    "CatalogueTrooper",
+    "InfinityCostRequest",
+    "InfinityEntry",
+    "InfinityEntryDerived",
+    "InfinityEntryResult",
+    "InfinityExtras",
+    "InfinityResult",
+    "InfinityRoster",
+    "InfinityRosterDerived",
+    "InfinitySystem",
+    "InfinityTrooper",
+    "InfinityTrooperCost",
+    "InfinityTrooperDerived",
+    "InfinityTrooperOption",
+    "build",
+    "build_catalogue",
+    "cost_trooper",
+    "cross_check",
+    "example_documents",
+    "swc_available",
+    "validate_roster",
+]
+
+
+class InfinitySystem(
+    CatalogueSystem[
+        Catalogue,
+        InfinityCostRequest,
+        InfinityRoster,
+        Any,
+        InfinityTrooperCost,
+        InfinityResult,
+    ]
+):
+    """Infinity N2 army building, built from its checked catalogue. No end-of-game score:
+    the text gives none."""
+
+    id = "infinity"
+    has_points = True
+    catalogue_model = InfinityCatalogue
+    cost_response_model = InfinityTrooperCost
+    validate_response_model = InfinityResult
+
+    def __init__(self, data: Catalogue) -> None:
+        super().__init__(data)
+        self.unit_model = InfinityCostRequest
+        self.roster_model = InfinityRoster
+        self.score_model = None
+        self.presenter = Presenter(data)
+
+    def cost(self, unit: InfinityCostRequest, /) -> InfinityTrooperCost:
+        return cost_trooper(self.data, unit)
+
+    def validate(self, roster: InfinityRoster, /) -> InfinityResult:
+        return validate_roster(self.data, roster)
+
+    def build_catalogue(self) -> InfinityCatalogue:
+        return catalogue_output(self.data, self.example_documents(), self.name)
+
+    def published_profiles(self) -> Sequence[PublishedProfile]:
+        """One per option of each catalogue trooper: the cost body and its printed points."""
+        return [
+            PublishedProfile(
+                id=f"{unit.id}/{option.id}",
+                name=option_label(unit.name, option, option.id),
+                points=option.points,
+                computed_points=option.points,
+                discrepancies=[],
+                definition={"unit": unit_definition(unit), "option": option.id},
+            )
+            for unit in self.data.units
+            for option in unit.options
+        ]
+
+    def example_documents(self) -> list[dict[str, Any]]:
+        return example_documents(self.data)
+
+    def summary_lines(self, roster: InfinityRoster, result: InfinityResult) -> list[SummaryLine]:
+        return self.presenter.lines(roster, result)
+
+    def budgets(self, roster: InfinityRoster, result: InfinityResult) -> list[Budget]:
+        return self.presenter.budgets(result)
+
+    def totals(self, roster: InfinityRoster, result: InfinityResult) -> list[Total]:
+        return self.presenter.totals(result)
+
+    def summary_notes(self, roster: InfinityRoster, result: InfinityResult) -> list[str]:
+        return self.presenter.notes(roster, result)
+
+
+def build(data: dict[str, Any]) -> InfinitySystem | list[str]:
+    """The engine, or every problem found in the catalogue data."""
+    built = build_catalogue(data)
+    return built if isinstance(built, list) else InfinitySystem(built)

@@ -1,0 +1,322 @@
+"""What the Infinity API and pages show: the catalogue output (every item with id, name and
+kind), and a validated list as summary lines, budgets, totals and notes for the share page
+and the exports ("GROUPE 1 — ...", each trooper with its option, SWC and points, then
+"SWC 5.5/6 | points 300/300")."""
+
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
+from app.systems.infinity.catalogue import Catalogue
+from app.systems.infinity.engine import InfinityGroupOrders
+from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
+from app.systems.infinity.roster import InfinityResult, resolve_unit
+
+ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
+
+# Forum-safe colours of the badges (BBCode), readable on a white page.
+COLOURS = {
+    "swc": "#1f5fa8",
+    "lieutenant": "#b7950b",
+    "irregular": "#7f8c8d",
+    "impetuous": "#c0392b",
+    "reserve": "#27ae60",
+}
+
+
+class InfinityRulesOut(BaseModel):
+    points_per_swc: int
+    max_group_size: int
+    mines_per_trooper: int
+    repeaters_per_trooper: int
+    source: str
+
+
+class InfinityFactionOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["faction"] = "faction"
+    invented: bool = Field(description="True: invented by Caserne, no Corvus Belli profile.")
+    note: str
+    source: str
+    units: list[str]
+
+
+class InfinitySkillOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["competence"] = "competence"
+    source: str
+    text: str
+
+
+class InfinityEquipmentOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["equipement"] = "equipement"
+    source: str
+    text: str
+
+
+class InfinityUnitOut(InfinityTrooper):
+    """A catalogue trooper: the shape `extras.units` and the cost body take, plus its kind
+    and its faction."""
+
+    kind: Literal["soldat"] = "soldat"
+    faction: str
+
+
+class InfinityExampleOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["exemple"] = "exemple"
+    printed_total: int
+    expected_issue_codes: list[str]
+    expected_warning_codes: list[str]
+    note: str
+    document: InfinityRoster
+
+
+class InfinityNoteOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
+class InfinityCatalogue(BaseModel):
+    system: Literal["infinity"] = "infinity"
+    name: str
+    rules_version: str
+    catalogue_version: str
+    rules: InfinityRulesOut
+    factions: list[InfinityFactionOut]
+    skills: list[InfinitySkillOut]
+    equipment: list[InfinityEquipmentOut]
+    units: list[InfinityUnitOut]
+    examples: list[InfinityExampleOut]
+    notes: list[InfinityNoteOut] = Field(
+        description="Caserne's decisions where the rules are silent or unclear."
+    )
+
+
+def unit_definition(unit: InfinityTrooper) -> dict[str, Any]:
+    """A trooper as `extras.units` and the cost body take it (no faction, no kind)."""
+    return InfinityTrooper.model_validate(
+        unit.model_dump(include=set(InfinityTrooper.model_fields))
+    ).model_dump(mode="json")
+
+
+def catalogue_output(
+    data: Catalogue, documents: list[dict[str, Any]], name: str
+) -> InfinityCatalogue:
+    return InfinityCatalogue(
+        name=name,
+        rules_version=data.system.rules_version,
+        catalogue_version=data.system.catalogue_version,
+        rules=InfinityRulesOut(**data.rules.model_dump()),
+        factions=[
+            InfinityFactionOut(
+                id=faction.id,
+                name=faction.name,
+                invented=True,  # Caserne ships no Corvus Belli profile (issue 8)
+                note=faction.note,
+                source=faction.source,
+                units=[unit.id for unit in data.units if unit.faction == faction.id],
+            )
+            for faction in data.factions
+        ],
+        skills=[InfinitySkillOut(**skill.model_dump()) for skill in data.skills],
+        equipment=[InfinityEquipmentOut(**item.model_dump()) for item in data.equipment],
+        units=[
+            InfinityUnitOut(**unit_definition(unit), faction=unit.faction) for unit in data.units
+        ],
+        examples=[
+            InfinityExampleOut(
+                id=example.id,
+                name=example.name,
+                printed_total=example.printed_total,
+                expected_issue_codes=example.expected_issue_codes,
+                expected_warning_codes=example.expected_warning_codes,
+                note=example.note,
+                document=InfinityRoster.model_validate(document),
+            )
+            for example, document in zip(data.examples, documents, strict=True)
+        ],
+        notes=[InfinityNoteOut(id=n.id, name=n.title, text=n.text) for n in data.notes],
+    )
+
+
+# --- numbers as players write them ------------------------------------------------------
+
+
+def swc_figure(value: float | Fraction) -> str:
+    """SWC as the budgets line writes it ("SWC 5.5/6"): 1, 0.5, 1.5."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number <= 1 else (plural or singular + 's')}"
+
+
+def profile_text(trooper: InfinityTrooper) -> str:
+    """ "MOV 10-5 CC 12 TR 11 PH 10 VOL 12 BL 1 B 1", the books' line."""
+    profile = trooper.profile
+    mov = "-".join(str(value) for value in profile.MOV)
+    rest = " ".join(f"{name} {getattr(profile, name)}" for name in ATTRIBUTES[1:])
+    return f"MOV {mov} {rest}"
+
+
+def ava_text(ava: int | None) -> str:
+    return "Total" if ava is None else str(ava)
+
+
+def option_label(trooper_name: str, option: InfinityTrooperOption | None, option_id: str) -> str:
+    """ "Garde de Brumeval (Mitrailleuse lourde)": the trooper and its option."""
+    return f"{trooper_name} ({option.name if option is not None else option_id})"
+
+
+def group_orders_text(group: InfinityGroupOrders) -> str:
+    """ "8 ordres (6 au déploiement), 2 irréguliers, 1 impétueux" (L14, L20, L45, L85)."""
+    text = counted(group.pool, "ordre")
+    if group.pool_at_deployment != group.pool:
+        text += f" ({group.pool_at_deployment} au déploiement)"
+    if group.irregular_orders:
+        text += ", " + counted(group.irregular_orders, "irrégulier")
+    if group.impetuous_orders:
+        text += ", " + counted(group.impetuous_orders, "impétueux", "impétueux")
+    return text
+
+
+def group_total_label(group: InfinityGroupOrders) -> str:
+    """Beside its pool (the total's value): "ordres au groupe 2, 3 au déploiement, + 4
+    irréguliers, + 2 impétueux"."""
+    label = f"{'ordre' if group.pool <= 1 else 'ordres'} au groupe {group.group}"
+    if group.pool_at_deployment != group.pool:
+        label += f", {group.pool_at_deployment} au déploiement"
+    if group.irregular_orders:
+        label += ", + " + counted(group.irregular_orders, "irrégulier")
+    if group.impetuous_orders:
+        label += ", + " + counted(group.impetuous_orders, "impétueux", "impétueux")
+    return label
+
+
+def group_heading(number: int, group: InfinityGroupOrders | None) -> str:
+    """The heading players post above a combat group: "GROUPE 1 — 10 figurines · 8 ordres"."""
+    if group is None:  # only entries that did not resolve: no trooper, no order
+        return f"GROUPE {number}"
+    return f"GROUPE {number} — {counted(group.troopers, 'figurine')} · {group_orders_text(group)}"
+
+
+# --- the summary of a validated list ----------------------------------------------------
+
+
+class Presenter:
+    """Summary lines, budgets, totals and notes of a validated list."""
+
+    def __init__(self, data: Catalogue) -> None:
+        self.data = data
+        self.names = {item.id: item.name for item in [*data.skills, *data.equipment]}
+
+    def skill_names(self, trooper: InfinityTrooper) -> str:
+        return ", ".join(self.names.get(skill, skill) for skill in trooper.skills)
+
+    def lines(self, roster: InfinityRoster, result: InfinityResult) -> list[SummaryLine]:
+        groups = {group.group: group for group in result.derived.groups}
+        lines = []
+        for entry, entry_result in zip(roster.entries, result.entries, strict=True):
+            trooper = resolve_unit(self.data, roster, entry.unit)
+            option = trooper.option(entry.option) if trooper is not None else None
+            derived = entry_result.derived
+            badges = []
+            if option is not None:
+                swc = swc_figure(option.swc)
+                if entry.count > 1 and option.swc:
+                    swc += f" chacun, {swc_figure(Fraction(option.swc) * entry.count)}"
+                badges.append(Badge(text=f"SWC {swc}", kind="swc", colour=COLOURS["swc"]))
+            if derived.lieutenant:
+                badges.append(
+                    Badge(text="Lieutenant", kind="lieutenant", colour=COLOURS["lieutenant"])
+                )
+            if derived.orders == "irregular":
+                badges.append(
+                    Badge(text="Irrégulier", kind="irregular", colour=COLOURS["irregular"])
+                )
+            if derived.impetuous:
+                badges.append(
+                    Badge(text="Impétueux", kind="impetuous", colour=COLOURS["impetuous"])
+                )
+            if entry.reserve:
+                badges.append(
+                    Badge(text="En réserve (AD)", kind="reserve", colour=COLOURS["reserve"])
+                )
+            details = []
+            if trooper is not None:
+                details.append(profile_text(trooper))
+                if trooper.skills:
+                    details.append(self.skill_names(trooper))
+            if option is not None and option.equipment:
+                details.append(", ".join(self.names.get(e, e) for e in option.equipment))
+            lines.append(
+                SummaryLine(
+                    name=option_label(entry_result.name, option, entry.option),
+                    count=entry_result.count,
+                    points_each=entry_result.unit_points,
+                    points=entry_result.points,
+                    counted=entry_result.counted,
+                    group=group_heading(entry.group, groups.get(entry.group)),
+                    badges=badges,
+                    details=details,
+                    issues=entry_result.issues,
+                )
+            )
+        return lines
+
+    def budgets(self, result: InfinityResult) -> list[Budget]:
+        swc = result.derived.swc
+        return [
+            Budget(id="swc", label="SWC", used=swc.used, limit=swc.available),
+            points_budget(result.points, result.points_limit),
+        ]
+
+    def totals(self, result: InfinityResult) -> list[Total]:
+        derived = result.derived
+        totals = [Total(label="figurines", value=str(derived.troopers))]
+        totals += [
+            Total(label=group_total_label(group), value=str(group.pool)) for group in derived.groups
+        ]
+        return totals
+
+    def notes(self, roster: InfinityRoster, result: InfinityResult) -> list[str]:
+        derived = result.derived
+        notes = []
+        if derived.lieutenant is not None:
+            for entry, entry_result in zip(roster.entries, result.entries, strict=True):
+                if entry_result.counted and entry_result.derived.lieutenant:
+                    trooper = resolve_unit(self.data, roster, entry.unit)
+                    option = trooper.option(entry.option) if trooper is not None else None
+                    name = option_label(entry_result.name, option, entry.option)
+                    notes.append(f"Lieutenant : {name}, groupe {entry.group}.")
+        deployables = []
+        if derived.mines:
+            deployables.append(counted(derived.mines, "mine"))
+        if derived.repeaters:
+            deployables.append(
+                counted(derived.repeaters, "répétiteur déployant", "répétiteurs déployants")
+            )
+        if deployables:
+            notes.append(f"Déployables : {', '.join(deployables)}.")
+        if not derived.ava_enforced:
+            notes.append("Partie d'initiation : la Disponibilité (AVA) n'est pas appliquée (L78).")
+        own = {unit.id for unit in roster.extras.units}
+        used = {entry.unit for entry in roster.entries if entry.unit not in own}
+        for faction in self.data.factions:
+            if any(
+                (unit := self.data.unit(unit_id)) is not None and unit.faction == faction.id
+                for unit_id in used
+            ):
+                notes.append(f"{faction.name} : {faction.note}")
+        return notes

@@ -1,0 +1,348 @@
+"""Infinity pages: the catalogue, the trooper creator (profile and options tables like the
+books', live cost and SWC), and the fields the roster editor adds (combat group, reserve,
+option; the introductory-game switch; the list's own troopers)."""
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import ValidationError
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app.db import SessionDep
+from app.roster_service import StaleVersion
+from app.systems.infinity.models import (
+    AD_COMBAT_JUMP,
+    DOCTEUR,
+    HACKER,
+    PARAMEDICAL,
+    InfinityCostRequest,
+)
+from app.web.forms import field_errors, int_or_raw
+from app.web.render import html_error
+from app.web.rosters import create_and_open, editable, empty_document, redirect, services
+from app.web.system_pages import SystemPages
+
+ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
+KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
+OPTION_ROWS = 4  # rows offered by the creator's options table (more on demand)
+MAX_OPTION_ROWS = 12
+SAVE_ATTEMPTS = 3
+
+# The creator opens on a trooper of Caserne's own invention (no Corvus Belli profile).
+DEFAULT_TROOPER: dict[str, Any] = {
+    "name": "Fusilier de la Compagnie",
+    "profile": {"MOV1": 10, "MOV2": 5, "CC": 13, "TR": 12, "PH": 10, "VOL": 13, "BL": 1, "B": 1},
+    "orders": "regular",
+    "impetuous": False,
+    "ava": None,
+    "ava_total": True,
+    "skills": [],
+    "free_skills": "",
+    "options": [
+        {"name": "Fusil d'assaut", "points": 10, "swc": "0", "lieutenant": False, "equipment": []},
+        {
+            "name": "Lieutenant, Fusil d'assaut",
+            "points": 10,
+            "swc": "0",
+            "lieutenant": True,
+            "equipment": [],
+        },
+        {
+            "name": "Mitrailleuse lourde",
+            "points": 19,
+            "swc": "1",
+            "lieutenant": False,
+            "equipment": [],
+        },
+    ],
+    "option_rows": OPTION_ROWS,
+    "chosen": 0,
+    "group": 1,
+}
+
+
+def slug(text: str, fallback: str) -> str:
+    """An ASCII snake_case id of a name ("Écorcheur des marais" -> ecorcheur_des_marais)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    return "_".join(words)[:60].strip("_") or fallback
+
+
+def unique(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base[:56]}_{number}" in taken:
+        number += 1
+    return f"{base[:56]}_{number}"
+
+
+def _text(form: FormData, key: str, limit: int = 80) -> str:
+    return str(form.get(key) or "").strip()[:limit]
+
+
+def _swc(value: Any) -> Any:
+    """SWC typed as players write it: "1", "0,5", "1.5"; the raw text when it is not one."""
+    text = str(value or "").strip().replace(",", ".")
+    if not text:
+        return 0.0
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _group_of(form: FormData, index: int) -> int:
+    value = int_or_raw(form.get(f"entry-{index}-group"))
+    if isinstance(value, int):
+        return value
+    ref = _ref(form, index)
+    stored = ref.get("group", 1)
+    return stored if isinstance(stored, int) else 10**9
+
+
+def _ref(form: FormData, index: int) -> dict[str, Any]:
+    try:
+        entry = json.loads(str(form.get(f"entry-{index}-ref") or ""))
+    except json.JSONDecodeError:
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def _entry_count(form: FormData) -> int:
+    count = 0
+    while form.get(f"entry-{count}-ref") is not None:
+        count += 1
+    return count
+
+
+class InfinityPages(SystemPages):
+    catalogue_page = True
+    creator = True
+
+    def context(self) -> dict[str, Any]:
+        cat: Any = self.system.catalogue()
+        return {
+            "cat": cat,
+            "units": {unit.id: unit for unit in cat.units},
+            "skills": {skill.id: skill for skill in cat.skills},
+            "equipment": {item.id: item for item in cat.equipment},
+            "known_skills": KNOWN_SKILLS,
+            "attributes": ATTRIBUTES,
+        }
+
+    # --- the creator ---------------------------------------------------------------------
+
+    def default_unit(self) -> dict[str, Any]:
+        values: dict[str, Any] = json.loads(json.dumps(DEFAULT_TROOPER))
+        return values
+
+    def unit_from_form(self, form: FormData) -> dict[str, Any]:
+        rows = int_or_raw(form.get("option_rows"))
+        rows = min(max(rows if isinstance(rows, int) else OPTION_ROWS, 1), MAX_OPTION_ROWS)
+        if form.get("action") == "more_options":
+            rows = min(rows + 1, MAX_OPTION_ROWS)
+        options = []
+        for index in range(rows):
+            key = f"o{index}"
+            options.append(
+                {
+                    "name": _text(form, f"{key}-name"),
+                    "points": int_or_raw(form.get(f"{key}-points")),
+                    "swc": _text(form, f"{key}-swc", 10),
+                    "lieutenant": bool(form.get(f"{key}-lt")),
+                    "equipment": [str(e) for e in form.getlist(f"{key}-equipment")],
+                }
+            )
+        chosen = int_or_raw(form.get("chosen"))
+        return {
+            "name": _text(form, "name"),
+            "profile": {
+                key: int_or_raw(form.get(f"p-{key}")) for key in ("MOV1", "MOV2", *ATTRIBUTES)
+            },
+            "orders": "irregular" if form.get("orders") == "irregular" else "regular",
+            "impetuous": bool(form.get("impetuous")),
+            "ava": int_or_raw(form.get("ava")),
+            "ava_total": bool(form.get("ava_total")),
+            "skills": [s for s in (str(v) for v in form.getlist("skills")) if s in KNOWN_SKILLS],
+            "free_skills": _text(form, "free_skills", 300),
+            "options": options,
+            "option_rows": rows,
+            "chosen": chosen if isinstance(chosen, int) else 0,
+            "group": int_or_raw(form.get("group")) or 1,
+        }
+
+    def trooper(self, values: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The trooper the creator's values describe (api-v1.md shape), and the id of the
+        option chosen for the live check. Rows without a name are left out."""
+        taken: set[str] = set()
+        options = []
+        chosen_id = ""
+        for index, row in enumerate(values["options"]):
+            if not row["name"]:
+                continue
+            option_id = unique(slug(row["name"], "option"), taken)
+            taken.add(option_id)
+            options.append(
+                {
+                    "id": option_id,
+                    "name": row["name"],
+                    "points": row["points"] if row["points"] is not None else 0,
+                    "swc": _swc(row["swc"]),
+                    "lieutenant": row["lieutenant"],
+                    "equipment": row["equipment"],
+                }
+            )
+            if index == values["chosen"] or not chosen_id:
+                chosen_id = option_id
+        free = [part.strip()[:80] for part in values["free_skills"].split(",") if part.strip()]
+        profile = values["profile"]
+        name = values["name"] or "Soldat"
+        trooper = {
+            "id": slug(name, "soldat"),
+            "name": name,
+            "orders": values["orders"],
+            "impetuous": values["impetuous"],
+            "ava": None if values["ava_total"] or values["ava"] is None else values["ava"],
+            "profile": {
+                "MOV": [profile["MOV1"], profile["MOV2"]],
+                **{key: profile[key] for key in ATTRIBUTES},
+            },
+            "skills": list(dict.fromkeys([*values["skills"], *free])),
+            "options": options,
+        }
+        return trooper, chosen_id or "option"
+
+    def definition(self, values: dict[str, Any]) -> dict[str, Any]:
+        trooper, option = self.trooper(values)
+        return {"unit": trooper, "option": option}
+
+    def router(self) -> APIRouter:
+        """The shared routes, with "add to a list" taken over: an Infinity list carries its
+        own troopers (`extras.units`), so adding one stores the trooper and an entry."""
+        router = APIRouter(include_in_schema=False)
+
+        @router.post(f"/{self.system_id}/createur/ajouter")
+        async def creator_add(request: Request, session: SessionDep) -> Response:
+            form = await request.form()
+            values = self.unit_from_form(form)
+            try:
+                request_body = InfinityCostRequest.model_validate(self.definition(values))
+            except ValidationError as exc:
+                return self.creator_page(
+                    request, session, values, status=422, errors=field_errors(exc)
+                )
+            return self.add_trooper(request, session, form, request_body, values)
+
+        router.include_router(super().router())
+        return router
+
+    def add_trooper(
+        self,
+        request: Request,
+        session: Session,
+        form: FormData,
+        body: InfinityCostRequest,
+        values: dict[str, Any],
+    ) -> Response:
+        count = int_or_raw(form.get("count"))
+        group = values["group"] if isinstance(values["group"], int) else 1
+        roster = editable(request, session, str(form.get("roster") or ""))
+        if roster is None or roster.system != self.system_id:
+            document = with_trooper(
+                empty_document(self.system), body, self.catalogue_ids(), count, group
+            )
+            return create_and_open(request, session, self.system, document)
+        service = services(request, session)
+        for attempt in range(SAVE_ATTEMPTS):
+            document = with_trooper(dict(roster.document), body, self.catalogue_ids(), count, group)
+            try:
+                parsed = self.system.roster_model.model_validate(document)
+            except ValidationError:
+                return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
+            try:
+                service.replace(roster, roster.version, parsed)
+                break
+            except StaleVersion:
+                if attempt == SAVE_ATTEMPTS - 1:
+                    return html_error(
+                        request,
+                        409,
+                        "La liste a été modifiée ailleurs pendant l'ajout : réessayez.",
+                    )
+        return redirect(request, f"/r/{roster.id}")
+
+    def catalogue_ids(self) -> set[str]:
+        return set(self.context()["units"])
+
+    # --- the roster editor ---------------------------------------------------------------
+
+    def new_entry(self, form: FormData) -> dict[str, Any] | None:
+        """ "unit/option" from the editor's or the catalogue's select."""
+        value = str(form.get("add-unit") or "")
+        unit, _, option = value.partition("/")
+        if not unit or not option:
+            return None
+        group = int_or_raw(form.get("add-group"))
+        if not isinstance(group, int):
+            groups = [_group_of(form, i) for i in range(_entry_count(form))]
+            group = max([g for g in groups if g < 10**9], default=1)
+        return {"unit": unit, "option": option, "group": group}
+
+    def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:
+        """The entry at `index` once the list is ordered by combat group (a trooper moved
+        to another group joins its block, so exports print one heading per group). A
+        removal keeps the order the player saw, so that the right line goes."""
+        source = index
+        if not str(form.get("action") or "").startswith("remove:"):
+            total = _entry_count(form)
+            order = sorted(range(total), key=lambda i: _group_of(form, i))
+            source = order[index]
+        if source != index:
+            entry = _ref(form, source)
+            entry["count"] = int_or_raw(form.get(f"entry-{source}-count"))
+            entry["name"] = _text(form, f"entry-{source}-name") or None
+        key = f"entry-{source}"
+        if form.get(f"{key}-group") is not None:
+            entry["group"] = int_or_raw(form.get(f"{key}-group"))
+            entry["reserve"] = bool(form.get(f"{key}-reserve"))
+        if option := form.get(f"{key}-option"):
+            entry["option"] = str(option)
+        return entry
+
+    def extras_from_form(self, form: FormData) -> dict[str, Any]:
+        try:
+            units = json.loads(str(form.get("extras-units") or "[]"))
+        except json.JSONDecodeError:
+            units = []
+        return {"units": units, "ava": not form.get("initiation")}
+
+
+def with_trooper(
+    document: dict[str, Any],
+    body: InfinityCostRequest,
+    catalogue_ids: set[str],
+    count: Any,
+    group: int,
+) -> dict[str, Any]:
+    """The document with the created trooper among its own (`extras.units`) and one entry
+    of the chosen option. A trooper already there unchanged is reused; another one with the
+    same id, or a catalogue trooper's id, gets a new id."""
+    trooper: dict[str, Any] = body.unit.model_dump(mode="json")
+    extras = dict(document.get("extras") or {})
+    units = list(extras.get("units") or [])
+    same = next((unit for unit in units if unit == trooper), None)
+    if same is None:
+        trooper["id"] = unique(trooper["id"], catalogue_ids | {unit["id"] for unit in units})
+        units.append(trooper)
+    entry: dict[str, Any] = {"unit": (same or trooper)["id"], "option": body.option, "group": group}
+    entry["count"] = count if isinstance(count, int) and 1 <= count <= 100 else 1
+    return {
+        **document,
+        "entries": [*document.get("entries", []), entry],
+        "extras": {**extras, "units": units},
+    }
