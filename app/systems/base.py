@@ -123,7 +123,7 @@ class RosterResult(BaseModel, Generic[DerivedT, RosterDerivedT]):
     points: int
     points_limit: int | None
     issues: list[Issue]
-    entries: Sequence[EntryResult[DerivedT]]
+    entries: list[EntryResult[DerivedT]]
     derived: RosterDerivedT
 
     @computed_field  # type: ignore[prop-decorator]

@@ -32,6 +32,7 @@ def test_bbcode_of_the_sg_battle_sheet(sg_sheet: RosterSummary) -> None:
     assert to_bbcode(sg_sheet, URL) == (
         "[b]Feuille de bataille SG[/b] — Dices & Colors System — Stargate's War\n"
         "[b]Total : 203 / 200 points[/b]\n"
+        "[color=#c0392b][b]Liste non valide[/b][/color]\n"
         "\n"
         "[b]1 × Chef de groupe SG[/b] — 50 pts\n"
         "Niveau 3 — Arme de tir niveau 2, Élite, Gilet de protection / armure / écailles, "
@@ -52,10 +53,11 @@ def test_bbcode_of_the_sg_battle_sheet(sg_sheet: RosterSummary) -> None:
 
 def test_text_export(sg_sheet: RosterSummary) -> None:
     text = to_text(sg_sheet, URL)
-    assert text.splitlines()[:5] == [
+    assert text.splitlines()[:6] == [
         "Feuille de bataille SG",
         "Dices & Colors System — Stargate's War",
         "Total : 203 / 200 points",
+        "Liste non valide",
         "",
         "1 x Chef de groupe SG - 50 pts",
     ]

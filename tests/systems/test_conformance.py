@@ -81,7 +81,7 @@ def test_every_published_profile_costs_through_the_api(
 
 
 def test_score_route_only_where_the_system_scores(system: AnySystem, client: TestClient) -> None:
-    response = client.post(f"/api/v1/systems/{system.id}/score", json={})
+    response = client.post(f"/api/v1/systems/{system.id}/score", json=[])
     assert response.status_code == (422 if system.score_model is not None else 404)
 
 

@@ -69,10 +69,12 @@ def test_reinforcement_group_over_forty_points(dcsystem: DcSystem) -> None:
 
 def test_reinforcements_need_the_hidden_move(dcsystem: DcSystem) -> None:
     result = validate(dcsystem, entries=[{"unit": "replicateur", "count": 1, "group": "renfort"}])
-    assert [(i.code, i.path) for i in result.issues] == [
+    # An entry's issue is the entry's own, not repeated among the list's (issue "one shape").
+    assert result.issues == []
+    assert [(i.code, i.path) for i in result.entries[0].issues] == [
         ("reinforcement_without_hidden_move", "entries[0].group")
     ]
-    assert result.entries[0].issues == [result.issues[0]]
+    assert not result.valid
 
 
 def test_more_than_one_hidden_move_warns_unless_agreed(dcsystem: DcSystem) -> None:
@@ -115,7 +117,8 @@ def test_custom_entry_issues_carry_their_full_path(dcsystem: DcSystem) -> None:
         ],
     )
     assert result.points == 30 + 2 * (8 + 5 + 3)
-    [issue] = result.issues
+    assert result.issues == []
+    [issue] = result.entries[1].issues
     assert (issue.code, issue.path) == ("too_many_items", "entries[1].custom.items")
     assert result.entries[1].name == "Éclaireur"
     assert not result.valid

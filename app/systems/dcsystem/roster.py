@@ -3,7 +3,7 @@
 Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -124,7 +124,7 @@ class DcsystemEntryResult(EntryResult[FighterDerived]):
 class DcsystemResult(RosterResult[FighterDerived, DcsystemRosterDerived]):
     """A validated DCSystem roster."""
 
-    entries: Sequence[DcsystemEntryResult]
+    entries: list[DcsystemEntryResult]  # type: ignore[assignment]
 
 
 FighterEntry = DcsystemEntryResult
@@ -138,7 +138,7 @@ def _entry_result(
     costed: FighterCost
     if entry.unit is not None:
         unit = catalogue.unit(entry.unit)
-        costed = cost(unit_definition(unit))
+        costed = cost(unit_definition(unit))  # cached per (level, items) by DcSystem
         # A printed profile is played as printed; its disagreements with the creation rules
         # are the catalogue's discrepancies, not the player's errors.
         unit_points = unit.points if costing == "printed" else costed.points
@@ -151,7 +151,8 @@ def _entry_result(
         issues = prefixed(costed.issues, f"{path}.custom")
         name = entry.name or f"Combattant de niveau {entry.custom.level}"
     counted = entry.group != "renfort"
-    return FighterEntry(
+    # Built from values the engine made and checked: no second validation (hot path).
+    return FighterEntry.model_construct(
         name=name,
         count=entry.count,
         unit_points=unit_points,
