@@ -1,7 +1,7 @@
 """Infinity N2 army building (L76-L85, with L14, L20, L130): totals and list-level checks.
 
 Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt; decisions are in
-docs/rules-notes-infinity.md.
+docs/rules-notes.md ("Infinity").
 """
 
 from collections.abc import Sequence

@@ -1,7 +1,7 @@
 """Infinity N2: what one trooper option costs and brings to the table.
 
 Pure functions over the catalogue. Line numbers (Lnn) refer to
-shared/rules/infinity-n2.fr.txt; decisions are in docs/rules-notes-infinity.md.
+shared/rules/infinity-n2.fr.txt; decisions are in docs/rules-notes.md ("Infinity").
 """
 
 from fractions import Fraction

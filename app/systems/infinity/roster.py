@@ -5,8 +5,6 @@
 Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 """
 
-from collections.abc import Sequence
-
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.infinity.catalogue import Catalogue, Rules
 from app.systems.infinity.checks import (
@@ -42,7 +40,8 @@ class InfinityEntryResult(EntryResult[InfinityEntryDerived]):
 class InfinityResult(RosterResult[InfinityEntryDerived, InfinityRosterDerived]):
     """The `validate` answer (api-v1.md, "### infinity")."""
 
-    entries: Sequence[InfinityEntryResult]
+    # Named after the system in OpenAPI (a list is invariant, hence the ignore).
+    entries: list[InfinityEntryResult]  # type: ignore[assignment]
 
 
 def resolve_unit(

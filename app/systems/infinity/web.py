@@ -105,6 +105,12 @@ def _group_of(form: FormData, index: int) -> int:
     return stored if isinstance(stored, int) else 10**9
 
 
+def _sort_key(form: FormData, index: int) -> tuple[int, bool, int]:
+    """Entries by combat group; one just moved to a group goes to the end of its block."""
+    group = _group_of(form, index)
+    return group, group != _ref(form, index).get("group", 1), index
+
+
 def _ref(form: FormData, index: int) -> dict[str, Any]:
     try:
         entry = json.loads(str(form.get(f"entry-{index}-ref") or ""))
@@ -295,12 +301,12 @@ class InfinityPages(SystemPages):
 
     def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:
         """The entry at `index` once the list is ordered by combat group (a trooper moved
-        to another group joins its block, so exports print one heading per group). A
-        removal keeps the order the player saw, so that the right line goes."""
+        to another group joins the end of its block, so that exports print one heading per
+        group). A removal keeps the order the player saw, so that the right line goes."""
         source = index
         if not str(form.get("action") or "").startswith("remove:"):
             total = _entry_count(form)
-            order = sorted(range(total), key=lambda i: _group_of(form, i))
+            order = sorted(range(total), key=lambda i: _sort_key(form, i))
             source = order[index]
         if source != index:
             entry = _ref(form, source)
