@@ -44,9 +44,9 @@ class NecrowarzoneProfile(BaseModel):
         description="Commandement; the chef's is his command radius in pas (L31, L32, L54)."
     )
 
-    def text(self) -> str:
+    def text(self, space: str = " ") -> str:
         """As a profile line reads: "M4 CC4 CT4 F3 E3 PV1 I4 A1 Cd8"."""
-        return " ".join(f"{code}{getattr(self, code)}" for code in CHARACTERISTICS)
+        return space.join(f"{code}{getattr(self, code)}" for code in CHARACTERISTICS)
 
 
 class NecrowarzoneWeapon(BaseModel):

@@ -193,7 +193,8 @@ def figure_badges(figure: NecrowarzoneFigure, derived: NecrowarzoneFigureDerived
 
 def figure_details(figure: NecrowarzoneFigure, derived: NecrowarzoneFigureDerived) -> list[str]:
     """The profile line, the weapons, the XP, and what changes the numbers."""
-    details = [figure.profile.text()]
+    # No-break spaces keep the profile on one line on a page; exports read them as spaces.
+    details = [figure.profile.text("\u00a0")]
     if figure.weapons:
         details.append(", ".join(weapon.text() for weapon in figure.weapons))
     if figure.heavy_equipment:

@@ -50,7 +50,7 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
 
 def percent(chance: str) -> str:
     """A chance as players read it: "2/3" is "67 %"."""
-    return f"{round(Fraction(chance) * 100)} %"
+    return f"{round(Fraction(chance) * 100)}\u00a0%"
 
 
 def roll_text(score: int) -> str:
@@ -72,6 +72,7 @@ class NecrowarzonePages(SystemPages):
         return {
             "cat": cat,
             "characteristics": CHARACTERISTICS,
+            "figures": {f.id: f for f in cat.figures},
             "covers": [m for m in cat.modifiers if m.group == "couvert"],
             "conditions": [m for m in cat.modifiers if m.group == "condition"],
             "shot_form": SHOT_DEFAULTS,
@@ -107,6 +108,34 @@ class NecrowarzonePages(SystemPages):
     def definition(self, values: dict[str, Any]) -> dict[str, Any]:
         keys = ("leader", "xp", "light_wounds", "profile", "weapons", "heavy_equipment")
         return {key: values[key] for key in keys}
+
+    # --- the roster editor ------------------------------------------------------------------
+
+    def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:
+        """XP and light wounds change between games: a sample figure given other values
+        becomes the player's own figure, under the sample's name."""
+        key = f"entry-{index}"
+        if form.get(f"{key}-xp") is None and form.get(f"{key}-light_wounds") is None:
+            return entry
+        xp, wounds = int_or_raw(form.get(f"{key}-xp")), int_or_raw(form.get(f"{key}-light_wounds"))
+        figure = entry.get("custom")
+        if figure is None:
+            sample = self.engine.data.figures_by_id.get(str(entry.get("unit")))
+            if sample is None:
+                return entry
+            figure = sample.figure.model_dump(mode="json")
+            if (figure["xp"], figure["light_wounds"]) == (xp, wounds):
+                return entry
+            entry = {k: v for k, v in entry.items() if k != "unit"}
+            entry["name"] = entry.get("name") or sample.name
+        if not isinstance(figure, dict):
+            return entry
+        entry["custom"] = {
+            **figure,
+            "xp": xp if xp is not None else 0,
+            "light_wounds": wounds if wounds is not None else 0,
+        }
+        return entry
 
     # --- the shooting helper ---------------------------------------------------------------
 
