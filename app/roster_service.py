@@ -27,10 +27,18 @@ __all__ = [
     "StoredRosterInvalid",
     "TokenMissing",
     "TokenRefused",
+    "TooLarge",
+    "UnstorableText",
     "WrongSystem",
     "check",
     "snapshot",
 ]
+
+# What one roster and one share may weigh, as UTF-8 JSON. A 200-entry list of custom No
+# Limits units weighs about 200 kB; its share (document, validation, summary) about 5 times
+# that. Bigger ones are refused rather than stored (storage amplification).
+ROSTER_MAX_BYTES = 512 * 1024
+SNAPSHOT_MAX_BYTES = 4 * 1024 * 1024
 
 # A write retried this many times when another writer got in first (append only: a
 # replacement must be based on what its author read, so it is refused instead).
@@ -59,6 +67,16 @@ class WrongSystem(RosterError):
         super().__init__(f"this roster is a {system!r} roster")
 
 
+class TooLarge(RosterError):
+    def __init__(self, what: str, size: int, limit: int) -> None:
+        self.what, self.size, self.limit = what, size, limit
+        super().__init__(f"{what} weighs {size} bytes, more than {limit}")
+
+
+class UnstorableText(RosterError):
+    """Text that cannot be stored as UTF-8 (a lone surrogate, from a crafted form)."""
+
+
 class StoredRosterInvalid(RosterError):
     """The stored document no longer parses under today's catalogue (a unit left it)."""
 
@@ -70,6 +88,17 @@ class StoredRosterInvalid(RosterError):
 def check(system: AnySystem, document: BaseModel) -> tuple[RosterResult[Any, Any], RosterSummary]:
     result = system.validate(document)
     return result, system.summarize(document, result)
+
+
+def encoded(value: Any, what: str, limit: int) -> bytes:
+    """`value` as the canonical UTF-8 JSON that is stored, within `limit` bytes."""
+    try:
+        data = json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise UnstorableText(what) from None
+    if len(data) > limit:
+        raise TooLarge(what, len(data), limit)
+    return data
 
 
 def snapshot(system: AnySystem, document: BaseModel) -> dict[str, Any]:
@@ -113,6 +142,7 @@ class RosterService:
     def create(self, document: BaseModel) -> tuple[Roster, str]:
         """Stores a parsed document; returns the roster and its edit token (shown once)."""
         stored = document.model_dump(mode="json")
+        encoded(stored, "roster", ROSTER_MAX_BYTES)
         return store.create_roster(
             session=self.session,
             system=stored["system"],
@@ -125,6 +155,7 @@ class RosterService:
         stored = document.model_dump(mode="json")
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
+        encoded(stored, "roster", ROSTER_MAX_BYTES)
         return store.update_roster(
             session=self.session,
             roster=roster,
@@ -156,7 +187,7 @@ class RosterService:
         whether it is new: an unchanged roster keeps its last share (same code)."""
         system = self.system(roster)
         frozen = snapshot(system, document if document is not None else self.document(roster))
-        canonical = json.dumps(frozen, sort_keys=True, ensure_ascii=False).encode()
+        canonical = encoded(frozen, "share", SNAPSHOT_MAX_BYTES)
         etag = hashlib.sha256(canonical).hexdigest()[:32]
         existing = store.find_share(session=self.session, roster_id=roster.id, etag=etag)
         if existing is not None:

@@ -11,12 +11,20 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.roster_service import RosterError, RosterService, StaleVersion, StoredRosterInvalid, check
+from app.roster_service import (
+    RosterError,
+    RosterService,
+    StaleVersion,
+    StoredRosterInvalid,
+    TooLarge,
+    UnstorableText,
+    check,
+)
 from app.store import rosters as store
 from app.store.models import Roster
-from app.systems.base import AnySystem
+from app.systems.base import AnySystem, RosterSummary, SummaryLine
 from app.web.access import flash_edit_link, remember, token_for
-from app.web.forms import field_errors, int_or_raw, my_rosters
+from app.web.forms import count_bounds, field_errors, int_or_raw, my_rosters, repaired
 from app.web.render import html_error, is_htmx, render
 
 
@@ -52,6 +60,27 @@ def services(request: Request, session: Session) -> RosterService:
     return RosterService(session, request.app.state.systems)
 
 
+SAVE_REFUSED = (
+    "Modification non enregistrée : la liste est trop lourde ou un texte contient un "
+    "caractère invalide."
+)
+
+
+def refused(request: Request, error: RosterError) -> Response:
+    """A roster service refusal as a page for people."""
+    if isinstance(error, TooLarge):
+        return html_error(
+            request, 413, "Cette liste est trop lourde pour être enregistrée : retirez des entrées."
+        )
+    if isinstance(error, UnstorableText):
+        return html_error(request, 422, "Un texte contient un caractère invalide.")
+    if isinstance(error, StaleVersion):
+        return html_error(
+            request, 409, "La liste a été modifiée ailleurs pendant l'ajout : réessayez."
+        )
+    return html_error(request, 403, "Cette liste est privée.")
+
+
 def create_and_open(
     request: Request, session: Session, system: AnySystem, document: dict[str, Any]
 ) -> Response:
@@ -62,7 +91,10 @@ def create_and_open(
         return html_error(
             request, 422, "Cette liste ne correspond plus au catalogue : elle n'a pas été créée."
         )
-    roster, token = services(request, session).create(parsed)
+    try:
+        roster, token = services(request, session).create(parsed)
+    except RosterError as error:
+        return refused(request, error)
     response = redirect(request, f"/r/{roster.id}")
     remember(request, response, roster.id, token)
     return response
@@ -93,10 +125,8 @@ def add_entry_to_roster(
         services(request, session).append_entry(roster, entry)
     except ValidationError:
         return html_error(request, 422, "Ce combattant n'existe pas dans le catalogue.")
-    except StaleVersion:
-        return html_error(
-            request, 409, "La liste a été modifiée ailleurs pendant l'ajout : réessayez."
-        )
+    except RosterError as error:
+        return refused(request, error)
     return redirect(request, f"/r/{roster.id}")
 
 
@@ -113,7 +143,8 @@ def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) ->
     while (ref := form.get(f"entry-{index}-ref")) is not None:
         try:
             entry = json.loads(str(ref))
-        except json.JSONDecodeError:
+            json.dumps(entry, ensure_ascii=False).encode()  # no lone surrogate ("\ud800")
+        except (ValueError, RecursionError):  # a crafted ref: the entry is then refused
             entry = {}
         if not isinstance(entry, dict):
             entry = {}
@@ -122,8 +153,9 @@ def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) ->
         entries.append(forms.entry_from_form(form, index, entry))
         index += 1
     action = str(form.get("action") or "")
-    if action.startswith("remove:") and action[7:].isdigit() and int(action[7:]) < len(entries):
-        del entries[int(action[7:])]
+    removed = action.removeprefix("remove:")
+    if action.startswith("remove:") and removed.isdigit() and int(removed[:6]) < len(entries):
+        del entries[int(removed)]
     if action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
         entries.append({"count": 1, **new} if count is None else {**new, "count": count})
@@ -134,6 +166,24 @@ def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) ->
         "entries": entries,
         "extras": forms.extras_from_form(form),
     }
+
+
+def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:
+    """The summary lines of each entry: one line each (DCSystem), or one group of lines each
+    (No Limits: troopers, then leader and specialists). Zipping entries with lines would give
+    a row the line of another entry as soon as one entry makes two lines."""
+    if summary is None:
+        return [[] for _ in range(entries)]
+    lines = summary.lines
+    if len(lines) == entries:
+        return [[line] for line in lines]
+    runs: list[list[SummaryLine]] = []
+    for line in lines:
+        if runs and line.group is not None and runs[-1][0].group == line.group:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs if len(runs) == entries else [[] for _ in range(entries)]
 
 
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
@@ -148,16 +198,21 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         errors: dict[str, str] | None = None,
         message: dict[str, str] | None = None,
         status: int = 200,
+        add: dict[str, Any] | None = None,
     ) -> Response:
         system = systems[roster.system]
         result = summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
+        entries = document.get("entries", [])
         context = {
             "system": system,
             "roster": roster,
             "doc": document,
-            "entry_refs": [entry_ref(e) for e in document.get("entries", [])],
+            "entry_refs": [entry_ref(e) for e in entries],
+            "entry_lines": lines_per_entry(len(entries), summary),
+            "count_bounds": count_bounds(system.roster_model),
+            "add": add or {},
             "result": result,
             "summary": summary,
             "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")]
@@ -246,16 +301,24 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         system = systems[roster.system]
         form = await request.form()
         document = document_from_form(form, system, forms[system.id])
+        # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
+        # is cleared once used.
+        add = {
+            "unit": str(form.get("add-unit") or ""),
+            "count": "" if form.get("action") == "add" else str(form.get("add-count") or ""),
+        }
         try:
             parsed = system.roster_model.model_validate(document)
         except ValidationError as exc:
-            # Nothing is lost: the page keeps what was typed and says what is wrong.
+            # Nothing is lost: the page keeps what was typed and says what is wrong; the
+            # table keeps its names and costs, counted with the nearest allowed values.
             return editor(
                 request,
                 roster,
                 document,
-                parsed=None,
-                errors=field_errors(exc),
+                parsed=repaired(system.roster_model, document, exc),
+                errors=field_errors(exc, bounds=count_bounds(system.roster_model)),
+                add=add,
                 status=422,
                 message={
                     "kind": "error",
@@ -275,6 +338,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 roster,
                 stored,
                 parsed=parsed,
+                add=add,
                 status=409,
                 message={
                     "kind": "warning",
@@ -282,12 +346,26 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                     "Vos valeurs sont affichées : enregistrez à nouveau pour les garder.",
                 },
             )
+        except RosterError as error:
+            # Nothing is lost: the page keeps what was typed and says why it was not saved.
+            return editor(
+                request,
+                roster,
+                stored,
+                parsed=parsed,
+                add=add,
+                status=413 if isinstance(error, TooLarge) else 422,
+                message={"kind": "error", "text": SAVE_REFUSED},
+            )
         if form.get("action") == "share":
-            shared, _created = service.share(roster, parsed)
+            try:
+                shared, _created = service.share(roster, parsed)
+            except RosterError as error:
+                return refused(request, error)
             response = redirect(request, f"/s/{shared.code}")
             flash_edit_link(request, response, shared.code, roster.id)
             return response
-        return editor(request, roster, stored, parsed=parsed)
+        return editor(request, roster, stored, parsed=parsed, add=add)
 
     @router.post("/s/{code}/dupliquer")
     def duplicate(code: str, request: Request, session: SessionDep) -> Response:

@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.db import SessionDep
 from app.http_cache import immutable_headers, not_modified
-from app.problems import ApiError, Problem
+from app.problems import ApiError, FieldError, Problem
 from app.roster_service import (
     NoSuchRoster,
     RosterError,
@@ -16,6 +16,8 @@ from app.roster_service import (
     StoredRosterInvalid,
     TokenMissing,
     TokenRefused,
+    TooLarge,
+    UnstorableText,
     WrongSystem,
     check,
 )
@@ -82,6 +84,18 @@ def api_error(error: RosterError) -> ApiError:
             f"The roster is at version {error.current}: read it again.",
             headers={"ETag": f'"{error.current}"'},
         )
+    if isinstance(error, TooLarge):
+        return ApiError(
+            413,
+            f"The {error.what} would weigh {error.size} bytes; at most {error.limit} are kept.",
+            errors=[FieldError(loc=["body"], msg=str(error), code=f"{error.what}_too_large")],
+        )
+    if isinstance(error, UnstorableText):
+        return ApiError(
+            422,
+            "Text with an unpaired surrogate cannot be stored.",
+            errors=[FieldError(loc=["body"], msg=str(error), code="invalid_text")],
+        )
     if isinstance(error, StoredRosterInvalid):
         return ApiError(
             409,
@@ -140,14 +154,17 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         "/rosters",
         status_code=201,
         response_model=RosterCreated,
-        responses={422: {"model": Problem}},
+        responses={422: {"model": Problem}, 413: {"model": Problem, "description": "Too heavy."}},
         summary="Store a roster (a private draft)",
         operation_id="create_roster",
     )
     def create(
         document: document_type, request: Request, session: SessionDep, response: Response
     ) -> Any:
-        roster, token = RosterService(session, systems).create(document)
+        try:
+            roster, token = RosterService(session, systems).create(document)
+        except RosterError as error:
+            raise api_error(error) from None
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
         edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
@@ -181,6 +198,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         responses={
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
+            413: {"model": Problem, "description": "Too heavy."},
             422: {"model": Problem},
             428: {"model": Problem, "description": "If-Match missing."},
         },
@@ -236,6 +254,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         responses={
             **AUTH_PROBLEMS,
             200: {"model": ShareCreated, "description": "Unchanged since its last share."},
+            413: {"model": Problem, "description": "Too heavy."},
         },
         summary="Freeze the roster into a public share link",
         operation_id="share_roster",

@@ -1,0 +1,128 @@
+"""The HTML form routes validate like the API: no input gives a 500, nothing is half-saved,
+unknown ids are refused with a French message (issue "Hardening", finding 5)."""
+
+import html
+from typing import Any
+
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.roster_service import ROSTER_MAX_BYTES
+from app.store import rosters as store
+
+JAFFA_REF = '{"unit": "jaffa"}'
+
+
+def editor_roster(browser: TestClient) -> str:
+    """A DCSystem roster with one Jaffa, opened in this client (its cookie kept)."""
+    response = browser.post(
+        "/listes/ajouter", data={"system": "dcsystem", "add-unit": "jaffa", "count": "2"}
+    )
+    assert response.status_code == 303
+    return str(response.headers["location"]).removeprefix("/r/")
+
+
+def stored(browser: TestClient, roster_id: str) -> tuple[int, dict[str, Any]]:
+    app: Any = browser.app
+    with app.state.session_factory() as session:
+        roster = store.get_roster(session=session, roster_id=roster_id)
+        assert roster is not None
+        session.refresh(roster)
+        return roster.version, roster.document
+
+
+def save(browser: TestClient, roster_id: str, **fields: str) -> int:
+    form = {"version": "1", "name": "Liste", "entry-0-ref": JAFFA_REF, "entry-0-count": "2"}
+    return browser.post(f"/r/{roster_id}", data={**form, **fields}).status_code
+
+
+def test_the_reproduced_500s_are_clear_answers(browser: TestClient) -> None:
+    roster_id = editor_roster(browser)
+    before = stored(browser, roster_id)
+    # Each of these was a 500 (OverflowError, RecursionError, ValueError).
+    assert save(browser, roster_id, version="9223372036854775808") == 409
+    assert save(browser, roster_id, **{"entry-0-ref": "[" * 50_000}) == 422
+    assert save(browser, roster_id, **{"entry-0-count": "9" * 5000}) == 422
+    assert save(browser, roster_id, action="remove:" + "9" * 5000) == 200  # no such row
+    assert stored(browser, roster_id)[1]["entries"] == before[1]["entries"]
+
+
+def test_a_lone_surrogate_is_refused_and_nothing_is_saved(browser: TestClient) -> None:
+    roster_id = editor_roster(browser)
+    before = stored(browser, roster_id)
+    raw = browser.post(
+        f"/r/{roster_id}",
+        content=b"version=1&name=%ED%A0%80&entry-0-ref=%7B%7D&entry-0-count=1",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert raw.status_code in (200, 422)
+    status = save(browser, roster_id, **{"entry-0-ref": '{"unit": "jaffa", "x": "\\ud800"}'})
+    assert status == 422
+    assert stored(browser, roster_id)[1]["entries"] == before[1]["entries"]
+
+
+def test_an_unknown_unit_is_refused_in_french(browser: TestClient) -> None:
+    roster_id = editor_roster(browser)
+    before = stored(browser, roster_id)
+    added = browser.post(
+        "/listes/ajouter",
+        data={"system": "dcsystem", "add-unit": "licorne", "roster": roster_id},
+    )
+    assert added.status_code == 422
+    assert "n'existe pas dans le catalogue" in html.unescape(added.text)
+    assert stored(browser, roster_id) == before
+    api = browser.get(f"/api/v1/rosters/{roster_id}")
+    assert api.status_code == 401  # never 409 on a roster the pages stored
+
+
+def test_a_roster_too_heavy_to_keep_is_refused_with_413(client: TestClient) -> None:
+    heavy = {
+        "system": "dcsystem",
+        "name": "Lourde",
+        "entries": [
+            {"custom": {"level": 1, "items": ["arme_tir_1"]}, "name": "x" * 80} for _ in range(200)
+        ],
+    }
+    assert client.post("/api/v1/rosters", json=heavy).status_code == 201  # a real big list
+    assert ROSTER_MAX_BYTES < 1_000_000
+
+
+FIELD_VALUES = st.one_of(
+    st.text(max_size=30),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=10),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.sampled_from(["[" * 2000, '{"unit": "jaffa"}', '{"unit": "nope"}', "remove:0", "add"]),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "version",
+                "name",
+                "points_limit",
+                "entry-0-ref",
+                "entry-0-count",
+                "entry-0-name",
+                "entry-0-renfort",
+                "action",
+                "add-unit",
+                "add-count",
+                "hidden_moves",
+                "costing",
+            ]
+        ),
+        FIELD_VALUES,
+        max_size=8,
+    )
+)
+def test_no_form_input_gives_a_500(browser: TestClient, fields: dict[str, str]) -> None:
+    roster_id = editor_roster(browser)
+    before = stored(browser, roster_id)
+    status = browser.post(f"/r/{roster_id}", data=fields).status_code
+    assert status in (200, 303, 409, 413, 422), status
+    if status != 200 and status != 303:
+        assert stored(browser, roster_id) == before  # nothing half-saved
