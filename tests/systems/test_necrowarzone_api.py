@@ -288,18 +288,25 @@ def test_openapi_names_and_operation(client: TestClient) -> None:
     assert not {"Profile", "Weapon", "Figure", "FigureDerived", "GangDerived"} & names
 
 
-BBCODE = """\
-[b]Bande à Vorn ［test］[/b] — Nécromunda–Warzone (activations alternées)
-[b]Total : figurines : 4, actions par tour : 7, XP au total : 172, XP d’initiative (chef) : 63, \
-pertes pour un test de déroute : 1, rayon de commandement : 8 pas[/b]
-
-[b]1 × Vorn[/b]
-M4 CC4 CT4 F3 E3 PV1 I4 A1 Cd8 — Pistolet laser, Épée tronçonneuse — 63 XP — commandement à 8 pas — chef, 3 actions, touche 3+
-[b]1 × Ganger à l’arme lourde[/b]
-M4 CC3 CT3 F3 E3 PV1 I3 A1 Cd7 — Bolter lourd (lourde), Couteau — 63 XP — 2 actions, touche 4+, encombré
-[b]2 × Tireur d’élite[/b]
-M4 CC4 CT3 F3 E3 PV1 I4 A1 Cd7 — Long fusil (+1) — équipement lourd — 23 XP — 1 blessure légère — 1 action, touche 5+, encombré
-"""
+BBCODE = "\n".join(
+    [
+        "[b]Bande à Vorn ［test］[/b] — Nécromunda–Warzone (activations alternées)",
+        "[b]Total : figurines : 4, actions par tour : 7, XP au total : 172, "
+        "XP d’initiative (chef) : 63, pertes pour un test de déroute : 1, "
+        "rayon de commandement : 8 pas[/b]",
+        "",
+        "[b]1 × Vorn[/b]",
+        "M4 CC4 CT4 F3 E3 PV1 I4 A1 Cd8 — Pistolet laser, Épée tronçonneuse — 63 XP — "
+        "commandement à 8 pas — chef, 3 actions, touche 3+",
+        "[b]1 × Ganger à l’arme lourde[/b]",
+        "M4 CC3 CT3 F3 E3 PV1 I3 A1 Cd7 — Bolter lourd (lourde), Couteau — 63 XP — "
+        "2 actions, touche 4+, encombré",
+        "[b]2 × Tireur d’élite[/b]",
+        "M4 CC4 CT3 F3 E3 PV1 I4 A1 Cd7 — Long fusil (+1) — équipement lourd — 23 XP — "
+        "1 blessure légère — 1 action, touche 5+, encombré",
+        "",
+    ]
+)
 
 
 def test_stored_gang_share_and_exports(client: TestClient) -> None:
