@@ -292,7 +292,7 @@ BBCODE = "\n".join(
     [
         "[b]Bande à Vorn ［test］[/b] — Nécromunda–Warzone (activations alternées)",
         "[b]Total : figurines : 4, actions par tour : 7, XP au total : 172, "
-        "XP d’initiative (chef) : 63, pertes pour un test de déroute : 1, "
+        "XP d’initiative (chef) : 63, perte pour un test de déroute : 1, "
         "rayon de commandement : 8 pas[/b]",
         "",
         "[b]1 × Vorn[/b]",

@@ -220,20 +220,24 @@ def summary_line(figure: NecrowarzoneFigure, entry: NecrowarzoneEntryResult) -> 
     )
 
 
+def plural(count: int, singular: str, plural: str) -> str:
+    return singular if count == 1 else plural
+
+
 def gang_totals(result: NecrowarzoneResult) -> list[Total]:
     """What the table needs of the gang, in place of points."""
     derived = result.derived
+    figures, actions, rout = derived.figures, derived.actions_total, derived.rout_threshold
     totals = [
-        Total(label="figurines", value=str(derived.figures)),
-        Total(label="actions par tour", value=str(derived.actions_total)),
+        Total(label=plural(figures, "figurine", "figurines"), value=str(figures)),
+        Total(label=plural(actions, "action par tour", "actions par tour"), value=str(actions)),
         Total(label="XP au total", value=str(derived.xp_total)),
     ]
     if derived.initiative_xp is not None:
         totals.append(Total(label="XP d’initiative (chef)", value=str(derived.initiative_xp)))
-    if derived.figures:
-        totals.append(
-            Total(label="pertes pour un test de déroute", value=str(derived.rout_threshold))
-        )
+    if figures:
+        label = plural(rout, "perte pour un test de déroute", "pertes pour un test de déroute")
+        totals.append(Total(label=label, value=str(rout)))
     radii = [
         e.derived.command_radius for e in result.entries if e.derived.command_radius is not None
     ]
