@@ -3,6 +3,7 @@
 Lnnn = line of shared/rules/no-limits.fr.txt.
 """
 
+import json
 from typing import Any
 
 import pytest
@@ -114,7 +115,13 @@ def test_validate_and_score(client: TestClient) -> None:
     assert response.status_code == 200
     body = response.json()
     assert body["points"] == 49 + 9 * 28
-    assert [(i["code"], i["path"]) for i in body["issues"]] == [("unit_size", "entries[1].count")]
+    # Nine fantassins, over the section's "De 4 à 8" (L120): a guideline ("en général",
+    # L89), so a warning, given on the entry only.
+    assert body["valid"] is True
+    assert body["issues"] == []
+    assert [(i["severity"], i["code"], i["path"]) for i in body["entries"][1]["issues"]] == [
+        ("warning", "unit_size", "entries[1].count")
+    ]
     score = client.post(
         "/api/v1/systems/nolimits/score",
         json={"eliminated": [{"points": 28, "count": 3}], "general_points": 49},
@@ -143,3 +150,11 @@ def test_building_endpoint(client: TestClient) -> None:
     assert unknown.status_code == 422
     assert unknown.json()["errors"][0]["code"] == "unknown_id"
     assert client.get("/api/v1/systems/nolimits/building").status_code == 405
+
+
+def test_validate_reports_each_issue_once(client: TestClient) -> None:
+    # The Titan's four unprinted items (L230-233) come out four times, on its entry.
+    document = client.get("/api/v1/systems/nolimits/catalogue").json()["examples"][0]["document"]
+    body = client.post("/api/v1/systems/nolimits/validate", json=document).json()
+    assert body["issues"] == []
+    assert json.dumps(body).count('"unpriced_equipment"') == 4

@@ -12,7 +12,7 @@ import pytest
 from app.catalogues import DATA_DIR, read_system_data
 from app.systems.base import Costed
 from app.systems.nolimits import NolimitsSystem, build
-from app.systems.nolimits.engine import NolimitsUnitDerived
+from app.systems.nolimits.pricing import NolimitsUnitDerived
 from app.systems.nolimits.rules import armour_modifier, damage_track
 
 FANTASSIN = {"AC": 9, "CT": 5, "CC": 5, "FO": 4, "EN": 5, "PV": 1, "CO": 5, "SV": 2}  # L119

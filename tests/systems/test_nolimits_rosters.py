@@ -36,7 +36,9 @@ def section(count: int, **extra: Any) -> dict[str, Any]:
 
 
 def issues(result: Any) -> list[tuple[str, str, str]]:
-    return [(i.severity, i.code, i.path) for i in result.issues]
+    """Every issue of a validated roster: its entries' (each in its own list), then the list's."""
+    every = [issue for entry in result.entries for issue in entry.issues] + result.issues
+    return [(i.severity, i.code, i.path) for i in every]
 
 
 def test_example_roster(nolimits: NolimitsSystem) -> None:
@@ -52,8 +54,10 @@ def test_example_roster(nolimits: NolimitsSystem) -> None:
         ("Titan Destroyer", 350),
     ]
     assert result.valid
-    # The Titan's equipment without a profile (L230-233) is listed, not priced.
-    assert {i.code for i in result.issues} == {"unpriced_equipment"}
+    # The Titan's equipment without a profile (L230-233) is listed, not priced: four
+    # warnings on the Titan's entry, none repeated in the list's own issues.
+    assert result.issues == []
+    assert [i.code for i in result.entries[4].issues] == ["unpriced_equipment"] * 4
     assert result.derived.general == 0 and result.derived.battle_standard == 1
     assert result.derived.models == 1 + 9 + 5 + 5 + 1
 
@@ -61,15 +65,16 @@ def test_example_roster(nolimits: NolimitsSystem) -> None:
 @pytest.mark.parametrize(
     ("entry", "expected"),
     [
-        # L120 "De 4 à 8 fantassins par unité"
+        # L120 "De 4 à 8 fantassins par unité", a guideline like L89's "en général, elles
+        # contiennent de 4 à 20 figurines": outside it, a warning.
         (section(4), []),
         (section(8, leader="sergent"), []),
-        (section(3), [("error", "unit_size", "entries[1].count")]),
-        (section(9), [("error", "unit_size", "entries[1].count")]),
+        (section(3), [("warning", "unit_size", "entries[1].count")]),
+        (section(9), [("warning", "unit_size", "entries[1].count")]),
         # Specialists stand in the ranks (L94-95): 7 + 2 = 9 fantassins.
         (
             section(7, specialists=[{"count": 2, "weapons": ["fusil_d_assaut"]}]),
-            [("error", "unit_size", "entries[1].count")],
+            [("warning", "unit_size", "entries[1].count")],
         ),
         # L115 "De 0 à 1 chef d'unité": only the Sergent leads this section.
         (
@@ -88,6 +93,43 @@ def test_section_composition(
 ) -> None:
     result = validate(nolimits, GENERAL, {**entry, **BANNER})
     assert issues(result) == expected
+
+
+def test_unit_size_is_a_guideline(nolimits: NolimitsSystem) -> None:
+    # L89: "Ces unités peuvent varier en taille mais en général, elles contiennent de 4 à 20
+    # figurines": a section of 3 is played, with a warning.
+    result = validate(nolimits, GENERAL, section(3, **BANNER))
+    assert result.valid
+    [warned] = result.entries[1].issues
+    assert (warned.severity, warned.code) == ("warning", "unit_size")
+    assert "L89" in warned.message
+
+
+def test_a_catalogue_character_is_one_model(nolimits: NolimitsSystem) -> None:
+    # L96-100: characters and heroes are individuals; unit sizes being guidelines (L89)
+    # does not make two Sergents one character.
+    result = validate(nolimits, {**GENERAL, "count": 2, **BANNER})
+    assert issues(result) == [("error", "character_not_single", "entries[0].count")]
+    assert not result.valid
+
+
+def test_entry_issues_stay_on_their_entry(nolimits: NolimitsSystem) -> None:
+    # One shape of answer: an entry's issues in entries[i].issues, the list's own in
+    # `issues`, never both; an entry's error still makes the list invalid.
+    result = validate(nolimits, GENERAL, section(4, leader="fantassin"))
+    assert [(i.code, i.path) for i in result.entries[1].issues] == [
+        ("leader_not_allowed", "entries[1].leader")
+    ]
+    assert [(i.code, i.path) for i in result.issues] == [("no_battle_standard", "entries")]
+    assert not result.valid
+    summary = nolimits.summarize(
+        nolimits.roster_model.model_validate(
+            {"system": "nolimits", "entries": [GENERAL, section(4, leader="fantassin")]}
+        ),
+        result,
+    )
+    assert [i.code for i in summary.issues] == ["no_battle_standard"]
+    assert not summary.valid
 
 
 def test_custom_units(nolimits: NolimitsSystem) -> None:

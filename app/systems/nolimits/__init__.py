@@ -3,6 +3,12 @@
 The text (shared/rules/no-limits.fr.txt) announces an army creation system but prints none
 of its tables: pricing.toml and docs/nolimits-points.md are Caserne's, built on what is
 known of the original and calibrated on the text's profiles.
+
+The package (docs/systems.md): catalogue.py (+ catalogue_checks.py) the data model of
+catalogue.toml and pricing.toml; models.py what players send; pricing.py (+ weapons.py) the
+cost of a model; rules.py armour, damage track, size, buildings; checks.py every issue;
+rosters.py roster validation; present.py (+ summary.py) what the API and readers see;
+score.py victory points; web.py, api.py, spec.py its pages and routes.
 """
 
 from collections.abc import Sequence
@@ -23,22 +29,22 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, example_rosters
 from app.systems.nolimits.catalogue import Catalogue
-from app.systems.nolimits.catalogue_check import cross_check
-from app.systems.nolimits.definition import NolimitsUnitBase, definition_models
-from app.systems.nolimits.engine import NolimitsUnitDerived, Pricer, building_profile
-from app.systems.nolimits.output import NolimitsCatalogue, NolimitsExampleOut
-from app.systems.nolimits.present import catalogue_parts, summary_lines
-from app.systems.nolimits.roster import (
-    NolimitsEntryDerived,
+from app.systems.nolimits.catalogue_checks import cross_check
+from app.systems.nolimits.models import (
+    BANDS,
+    CHARACTERISTICS,
     NolimitsRosterBase,
-    NolimitsRosterDerived,
-    roster_models,
+    NolimitsUnitBase,
+    input_models,
 )
-from app.systems.nolimits.rules import BuildingProfile
+from app.systems.nolimits.present import NolimitsCatalogue, NolimitsExampleOut, catalogue_parts
+from app.systems.nolimits.pricing import NolimitsUnitDerived, Pricer
+from app.systems.nolimits.rosters import NolimitsResult, validate_roster
+from app.systems.nolimits.rules import BuildingProfile, building_profile
 from app.systems.nolimits.score import NolimitsScoreRequest, score
-from app.systems.nolimits.validation import validate_roster
+from app.systems.nolimits.summary import summary_lines
 
-__all__ = ["NolimitsSystem", "build"]
+__all__ = ["BANDS", "CHARACTERISTICS", "NolimitsSystem", "build"]
 
 
 class NolimitsSystem:
@@ -48,7 +54,7 @@ class NolimitsSystem:
     has_points = True
     score_model = NolimitsScoreRequest
     cost_response_model = Costed[NolimitsUnitDerived]
-    validate_response_model = RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]
+    validate_response_model = NolimitsResult
     catalogue_model = NolimitsCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
@@ -56,21 +62,23 @@ class NolimitsSystem:
         self.name = catalogue.system.name
         self.rules_version = catalogue.system.rules_version
         self.catalogue_version = catalogue.system.catalogue_version
-        self.weapon_model, self.unit_model = definition_models(
-            weapon_ids=[w.id for w in catalogue.weapons],
-            rule_ids=[r.id for r in catalogue.weapon_rules],
-            ability_ids=[a.id for a in catalogue.abilities],
+        known = catalogue.by_id
+        models = input_models(
+            weapon_ids=list(known.weapons),
+            rule_ids=list(known.weapon_rules),
+            ability_ids=list(known.abilities),
+            profile_ids=list(known.profiles),
+            unit_ids=list(known.units),
         )
+        self.weapon_model, self.unit_model = models.weapon, models.unit
+        self.entry_model, self.roster_model = models.entry, models.roster
         self.pricer = Pricer(catalogue)
         self.building_model = create_model(
             "NolimitsBuildingRequest",
             __config__=ConfigDict(strict=True, extra="forbid"),
             __doc__="A building of one material (table L277-282) and its measure in inches.",
-            material=(catalogue_id([m.id for m in catalogue.materials], "material"), ...),
+            material=(catalogue_id(list(known.materials), "material"), ...),
             size_in=(integer(1, 1000), Field(description="The building's measure in inches.")),
-        )
-        self.entry_model, self.roster_model = roster_models(
-            catalogue, self.weapon_model, self.unit_model
         )
 
     def cost(self, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
@@ -80,7 +88,7 @@ class NolimitsSystem:
         """A building's profile from the materials table (L277-282)."""
         return building_profile(self.data, request.material, request.size_in)
 
-    def validate(self, roster: Any) -> RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]:
+    def validate(self, roster: Any) -> NolimitsResult:
         return validate_roster(self.pricer, roster)
 
     def score(self, request: NolimitsScoreRequest) -> ScoreResult:
@@ -159,7 +167,7 @@ class NolimitsSystem:
             points_limit=result.points_limit,
             valid=result.valid,
             lines=lines,
-            issues=[issue for issue in result.issues if not issue.path.startswith("entries[")],
+            issues=result.issues,
             notes=notes,
         )
 

@@ -1,29 +1,118 @@
-"""The No Limits catalogue as data: `data/systems/nolimits/catalogue.toml` and `pricing.toml`.
+"""The No Limits catalogue as data: `data/systems/nolimits/catalogue.toml` and `pricing.toml`,
+checked at start-up (catalogue_checks.py). Items are looked up by id with the catalogue's
+methods: `catalogue.weapon(id)`, `catalogue.unit(id)`, `catalogue.ability(id)`..."""
 
-Checked at start-up; every problem is reported at once, with the key it concerns.
-"""
+from functools import cached_property
+from typing import Literal
 
-from typing import Literal, get_args
+from pydantic import BaseModel, ConfigDict, Field
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
-
-from app.systems.nolimits.definition import (
+from app.systems.nolimits.models import (
+    Band,
+    Category,
+    Characteristic,
     NolimitsProfile,
     NolimitsVehicle,
+    Placement,
     SizeId,
     VehicleType,
     WeaponType,
 )
-from app.systems.nolimits.pricing_data import Pricing
-
-Category = Literal["unite_de_base", "personnage", "heros", "soutien", "tres_grande_taille"]
-CATEGORIES: tuple[str, ...] = get_args(Category)
-SIZES: tuple[str, ...] = get_args(SizeId)
-VEHICLE_TYPES: tuple[str, ...] = get_args(VehicleType)
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# pricing.toml, Caserne's points system: every coefficient has its reason (nolimits-points.md).
+# Prices per point are never negative: raising a characteristic, CdA, FO, DG or a range never
+# lowers a cost, raising a CU never raises it (the monotonicity the tests check).
+
+
+class Reasoned(Strict):
+    reason: str = Field(min_length=1)
+    source: str = ""
+
+
+class Points(Reasoned):
+    """A flat price."""
+
+    points: int
+
+
+class PerPoint(Reasoned):
+    """`points` for each point above `reference` (a credit below it)."""
+
+    reference: int = 0
+    points: int = Field(ge=0)
+
+
+class PerInches(Reasoned):
+    """`points` for each full `inches` inches."""
+
+    inches: int = Field(ge=1)
+    points: int = Field(ge=0)
+
+
+class MeleeUseCost(Reasoned):
+    """A melee CU is expected at `base` + FO bonus (L124, L171); `points` per AC below it."""
+
+    base: int
+    points: int = Field(ge=0)
+
+
+class CharacteristicPrice(Reasoned):
+    code: Characteristic
+    name: str
+    baseline: int = Field(ge=0)
+    points: int = Field(ge=0)
+
+
+class RangedPricing(Strict):
+    strength: PerPoint
+    range: PerInches
+    modifier: PerPoint
+    use_cost: PerPoint = Field(description="(reference - CU) x points: a cheaper CU costs more.")
+
+
+class MeleePricing(Strict):
+    strength: PerPoint
+    use_cost: MeleeUseCost
+
+
+class WeaponPricing(Strict):
+    ranged: RangedPricing
+    melee: MeleePricing
+    attacks: PerPoint = Field(description="CdA above the reference.")
+    damage: PerPoint = Field(description="DG above the reference.")
+    penetration: PerPoint = Field(description="Per point of MPA (printed negative).")
+    floor: Points = Field(description="The least a weapon can cost.")
+
+
+class SizePrice(Reasoned):
+    size: SizeId
+    percent: int = Field(ge=0, le=1000, description="Of the profile part of the cost.")
+
+
+class VehiclePricing(Reasoned):
+    weapon_percent: int = Field(ge=0, le=1000, description="Of each vehicle-mounted weapon.")
+    passenger: Points
+
+
+class Pricing(Strict):
+    version: str
+    model: Points = Field(description="A model at the baseline profile.")
+    model_floor: Points = Field(description="The least a model (with its gear) can cost.")
+    characteristics: list[CharacteristicPrice]
+    weapons: WeaponPricing
+    sizes: list[SizePrice]
+    vehicle: VehiclePricing
+
+    def size_percent(self, size: str) -> int:
+        return next(s.percent for s in self.sizes if s.size == size)
+
+
+# catalogue.toml: what the text prints.
 
 
 class SystemInfo(Strict):
@@ -33,29 +122,28 @@ class SystemInfo(Strict):
     catalogue_version: str
 
 
-class CategoryInfo(Strict):
-    id: Category
+class Described(Strict):
+    """An item the text describes: its French name, its text, and where it stands."""
+
     name: str
     text: str
     source: str
 
 
-class SizeInfo(Strict):
+class CategoryInfo(Described):
+    id: Category
+
+
+class SizeInfo(Described):
     """A size category and the heights (or lengths) it covers, whole millimetres (L73-84)."""
 
     id: SizeId
-    name: str
     min_mm: int = Field(ge=0)
     max_mm: int | None = None
-    text: str
-    source: str
 
 
-class VehicleTypeInfo(Strict):
+class VehicleTypeInfo(Described):
     id: VehicleType
-    name: str
-    text: str
-    source: str
 
 
 class Weapon(Strict):
@@ -67,9 +155,9 @@ class Weapon(Strict):
     type: WeaponType | None = None
     mounted: bool = Field(False, description="A vehicle-mounted weapon (L239-241).")
     CU: int | None = None
-    PC: tuple[int, int] | None = None
-    PI: tuple[int, int] | None = None
-    PL: tuple[int, int] | None = None
+    PC: Band | None = None
+    PI: Band | None = None
+    PL: Band | None = None
     CdA: int = Field(ge=1)
     FO: int = Field(ge=0)
     DG: int = Field(ge=1)
@@ -79,25 +167,19 @@ class Weapon(Strict):
     note: str = ""
 
 
-class WeaponRule(Strict):
+class WeaponRule(Described):
     """A priced weapon special rule (L182-183)."""
 
     id: str
-    name: str
     points: int
-    text: str
-    source: str
 
 
-class Ability(Strict):
+class Ability(Described):
     """An ability of the creation system. `printed`: its rule text is in our text."""
 
     id: str
-    name: str
     points: int
     printed: bool
-    text: str
-    source: str
 
 
 class Material(Strict):
@@ -159,7 +241,7 @@ class ExampleEntry(Strict):
     name: str | None = None
     leader: str | None = None
     specialists: list[ExampleSpecialist] = []
-    placement: Literal["reserve", "infiltration"] | None = None
+    placement: Placement | None = None
     general: bool = False
     battle_standard: bool = False
 
@@ -208,8 +290,7 @@ class Catalogue(Strict):
     examples: list[Example]
     score: NolimitsScoreRules
     notes: list[Note] = []
-    # In its own file (pricing.toml). Its absence is a cross-check, reported once the rest
-    # of the data validates, like every other cross-check.
+    # From pricing.toml; its absence is a cross-check, like every other.
     pricing: Pricing | None = None
 
     @property
@@ -220,44 +301,44 @@ class Catalogue(Strict):
         return self.pricing
 
     def weapon(self, weapon_id: str) -> Weapon:
-        return self._weapons[weapon_id]
+        return self.by_id.weapons[weapon_id]
 
     def weapon_rule(self, rule_id: str) -> WeaponRule:
-        return self._rules[rule_id]
+        return self.by_id.weapon_rules[rule_id]
 
     def ability(self, ability_id: str) -> Ability:
-        return self._abilities[ability_id]
+        return self.by_id.abilities[ability_id]
 
     def profile(self, profile_id: str) -> PrintedProfile:
-        return self._profiles[profile_id]
+        return self.by_id.profiles[profile_id]
 
     def unit(self, unit_id: str) -> Formation:
-        return self._units[unit_id]
+        return self.by_id.units[unit_id]
 
     def material(self, material_id: str) -> Material:
-        return self._materials[material_id]
+        return self.by_id.materials[material_id]
 
     def category(self, category_id: str) -> CategoryInfo:
-        return self._categories[category_id]
+        return self.by_id.categories[category_id]
 
     def size(self, size_id: str) -> SizeInfo:
-        return self._sizes[size_id]
+        return self.by_id.sizes[size_id]
 
-    def model_post_init(self, _context: object) -> None:
-        self._weapons = {w.id: w for w in self.weapons}
-        self._rules = {r.id: r for r in self.weapon_rules}
-        self._abilities = {a.id: a for a in self.abilities}
-        self._profiles = {p.id: p for p in self.profiles}
-        self._units = {u.id: u for u in self.units}
-        self._materials = {m.id: m for m in self.materials}
-        self._categories = {c.id: c for c in self.categories}
-        self._sizes = {s.id: s for s in self.sizes}
+    @cached_property
+    def by_id(self) -> "ById":
+        return ById(self)
 
-    _weapons: dict[str, Weapon] = PrivateAttr()
-    _rules: dict[str, WeaponRule] = PrivateAttr()
-    _abilities: dict[str, Ability] = PrivateAttr()
-    _profiles: dict[str, PrintedProfile] = PrivateAttr()
-    _units: dict[str, Formation] = PrivateAttr()
-    _materials: dict[str, Material] = PrivateAttr()
-    _categories: dict[str, CategoryInfo] = PrivateAttr()
-    _sizes: dict[str, SizeInfo] = PrivateAttr()
+
+class ById:
+    """The catalogue's lists by id: plain dicts, built once (pydantic private attributes are
+    slower to read)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.weapons = {weapon.id: weapon for weapon in catalogue.weapons}
+        self.weapon_rules = {rule.id: rule for rule in catalogue.weapon_rules}
+        self.abilities = {ability.id: ability for ability in catalogue.abilities}
+        self.profiles = {profile.id: profile for profile in catalogue.profiles}
+        self.units = {unit.id: unit for unit in catalogue.units}
+        self.materials = {material.id: material for material in catalogue.materials}
+        self.categories: dict[str, CategoryInfo] = {c.id: c for c in catalogue.categories}
+        self.sizes: dict[str, SizeInfo] = {size.id: size for size in catalogue.sizes}

@@ -1,32 +1,192 @@
-"""The No Limits catalogue as the API shows it, and rosters as readers see them."""
+"""What the No Limits API shows: the catalogue, every item with id, name and kind, every
+printed profile and weapon priced by Caserne's points system (summary.py: a roster's lines)."""
 
-from app.systems.base import Badge, EntryResult, Issue, SummaryLine
-from app.systems.nolimits.catalogue import Catalogue
-from app.systems.nolimits.definition import NolimitsUnitBase
-from app.systems.nolimits.engine import NolimitsUnitDerived, cost_unit, printed_definition
-from app.systems.nolimits.output import (
-    NolimitsAbilityOut,
-    NolimitsCategoryOut,
-    NolimitsCharacteristicOut,
-    NolimitsCoefficientOut,
-    NolimitsMaterialOut,
-    NolimitsNoteOut,
-    NolimitsProfileOut,
-    NolimitsSizeOut,
-    NolimitsUnitOut,
-    NolimitsVehicleTypeOut,
-    NolimitsWeaponOut,
-    NolimitsWeaponRuleOut,
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from app.systems.base import CostLine
+from app.systems.nolimits.catalogue import (
+    Catalogue,
+    NolimitsScoreRules,
+    NolimitsSlot,
+    Pricing,
 )
-from app.systems.nolimits.pricing_data import Pricing
-from app.systems.nolimits.roster import NolimitsEntryDerived
-from app.systems.nolimits.weapons import (
-    NolimitsWeaponDerived,
-    band_text,
-    price_weapon,
-    signed,
-    weapon_spec,
+from app.systems.nolimits.models import (
+    Band,
+    Category,
+    NolimitsProfile,
+    NolimitsRosterBase,
+    NolimitsUnitBase,
+    NolimitsVehicle,
+    SizeId,
 )
+from app.systems.nolimits.pricing import NolimitsUnitDerived, cost_unit, printed_definition
+from app.systems.nolimits.weapons import price_weapon, weapon_spec
+
+
+class NolimitsItemOut(BaseModel):
+    """What every catalogue item shows first: its id and its French name."""
+
+    id: str
+    name: str
+
+
+class NolimitsCategoryOut(NolimitsItemOut):
+    kind: Literal["categorie"] = "categorie"
+    text: str
+    source: str
+
+
+class NolimitsSizeOut(NolimitsItemOut):
+    kind: Literal["taille"] = "taille"
+    min_mm: int
+    max_mm: int | None
+    percent: int = Field(description="Of the profile part of the cost (pricing.toml).")
+    text: str
+    source: str
+
+
+class NolimitsVehicleTypeOut(NolimitsItemOut):
+    kind: Literal["type_de_vehicule"] = "type_de_vehicule"
+    text: str
+    source: str
+
+
+class NolimitsCharacteristicOut(NolimitsItemOut):
+    id: str = Field(description="The code in lower case, e.g. 'ac'.")
+    kind: Literal["caracteristique"] = "caracteristique"
+    code: str
+    baseline: int
+    points: int = Field(description="Per point above the baseline (given back below it).")
+    reason: str
+    source: str
+
+
+class NolimitsCoefficientOut(NolimitsItemOut):
+    """One number of Caserne's points system (pricing.toml), with its reason."""
+
+    kind: Literal["coefficient"] = "coefficient"
+    value: int
+    unit: str = Field(description="What `value` is: points, points per point, percent...")
+    reference: int | None = None
+    reason: str
+    source: str
+
+
+class NolimitsWeaponOut(NolimitsItemOut):
+    kind: Literal["arme"] = "arme"
+    melee: bool
+    type: str | None
+    mounted: bool
+    CU: int | None = Field(description="As printed; a melee weapon's is 3 + its FO bonus.")
+    PC: Band | None
+    PI: Band | None
+    PL: Band | None
+    CdA: int
+    FO: int
+    DG: int
+    MPA: int
+    MA: int | None = Field(description="Ranged weapons; a melee MA depends on the wielder's FO.")
+    rules: list[str]
+    points: int = Field(
+        description="Caserne's price of the weapon alone (on a vehicle if mounted)."
+    )
+    breakdown: list[CostLine]
+    source: str
+    note: str
+
+
+class NolimitsWeaponRuleOut(NolimitsItemOut):
+    kind: Literal["regle_d_arme"] = "regle_d_arme"
+    points: int
+    text: str
+    source: str
+
+
+class NolimitsAbilityOut(NolimitsItemOut):
+    kind: Literal["habilete"] = "habilete"
+    points: int
+    printed: bool = Field(description="Whether the text prints the ability's rule.")
+    text: str
+    source: str
+
+
+class NolimitsMaterialOut(NolimitsItemOut):
+    kind: Literal["materiau"] = "materiau"
+    EN: int
+    SV: int | None
+    pv: int
+    per_inches: int
+    text: str
+    source: str
+
+
+class NolimitsProfileOut(NolimitsItemOut):
+    """A printed profile, priced by Caserne's points system (the text prints no cost)."""
+
+    kind: Literal["profil"] = "profil"
+    profile: NolimitsProfile
+    size: SizeId
+    weapons: list[str]
+    abilities: list[str]
+    vehicle: NolimitsVehicle | None
+    equipment: list[str]
+    points: int
+    computed_points: int
+    discrepancies: list[str]
+    breakdown: list[CostLine]
+    derived: NolimitsUnitDerived
+    definition: NolimitsUnitBase = Field(description="The profile as POST .../cost takes it.")
+    source: str
+    note: str
+
+
+class NolimitsUnitOut(NolimitsItemOut):
+    """A catalogue unit (formation) built from printed profiles."""
+
+    kind: Literal["unite"] = "unite"
+    category: Category
+    troopers: NolimitsSlot
+    leader: NolimitsSlot | None
+    source: str
+    note: str
+
+
+class NolimitsExampleOut(NolimitsItemOut):
+    kind: Literal["exemple"] = "exemple"
+    printed_total: int = Field(description="What Caserne's points system gives (not printed).")
+    document: NolimitsRosterBase
+    source: str
+
+
+class NolimitsNoteOut(NolimitsItemOut):
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
+class NolimitsCatalogue(BaseModel):
+    system: Literal["nolimits"] = "nolimits"
+    name: str
+    rules_version: str
+    catalogue_version: str
+    pricing_version: str
+    categories: list[NolimitsCategoryOut]
+    sizes: list[NolimitsSizeOut]
+    vehicle_types: list[NolimitsVehicleTypeOut]
+    characteristics: list[NolimitsCharacteristicOut]
+    coefficients: list[NolimitsCoefficientOut]
+    weapons: list[NolimitsWeaponOut]
+    weapon_rules: list[NolimitsWeaponRuleOut]
+    abilities: list[NolimitsAbilityOut]
+    materials: list[NolimitsMaterialOut]
+    profiles: list[NolimitsProfileOut]
+    units: list[NolimitsUnitOut]
+    examples: list[NolimitsExampleOut]
+    score: NolimitsScoreRules
+    notes: list[NolimitsNoteOut] = Field(
+        description="Caserne's decisions where the rules are unclear."
+    )
 
 
 def coefficients(pricing: Pricing) -> list[NolimitsCoefficientOut]:
@@ -149,73 +309,3 @@ def catalogue_parts(catalogue: Catalogue) -> dict[str, object]:
         "score": catalogue.score,
         "notes": [NolimitsNoteOut(id=n.id, name=n.title, text=n.text) for n in catalogue.notes],
     }
-
-
-def weapon_text(weapon: NolimitsWeaponDerived) -> str:
-    parts = []
-    if weapon.CU is not None:
-        parts.append(f"CU {weapon.CU}")
-    if weapon.melee:
-        parts.append(f"corps à corps, FO {weapon.FO} (bonus +{weapon.FO_bonus})")
-    else:
-        bands = [band for band in (weapon.PC, weapon.PI, weapon.PL) if band]
-        parts.append(" ".join(band_text(band) for band in bands))
-        parts.append(f"FO {weapon.FO}")
-    parts.append(f"MA {signed(weapon.MA) if weapon.MA else 0}")
-    parts.append(f"CdA {weapon.CdA}")
-    parts.append(f"DG {weapon.DG}")
-    if weapon.MPA:
-        parts.append(f"MPA {signed(weapon.MPA)}")
-    parts += weapon.rules
-    return f"{weapon.name} ({', '.join(parts)})"
-
-
-def unit_details(derived: NolimitsUnitDerived) -> list[str]:
-    details = [derived.profile.text()]
-    if derived.size != "moyenne":
-        details.append(f"Taille {derived.size.replace('tres_', 'très ')}")
-    details += [weapon_text(weapon) for weapon in derived.weapons]
-    if derived.abilities:
-        details.append("Habiletés : " + ", ".join(derived.abilities))
-    if derived.unpriced:
-        details.append("Non chiffré : " + ", ".join(derived.unpriced))
-    if derived.damage_track:
-        details.append(
-            "Indicateur de dégâts : " + " / ".join(" ".join(row) for row in derived.damage_track)
-        )
-    return details
-
-
-PLACEMENTS = {"reserve": "Réserve", "infiltration": "Infiltration"}
-ROLES = {"troupe": "", "chef": " (chef d'unité)", "specialiste": " (spécialiste)"}
-
-
-def summary_lines(
-    catalogue: Catalogue, index: int, result: EntryResult[NolimitsEntryDerived]
-) -> list[SummaryLine]:
-    """One line per part of the entry (troopers, leader, specialists), under one group."""
-    derived = result.derived
-    badges = [Badge(text=catalogue.category(derived.category).name, kind="category")]
-    if derived.general:
-        badges.append(Badge(text="Général d'armée", kind="general"))
-    if derived.battle_standard:
-        badges.append(Badge(text="Bannière d'armée", kind="banner"))
-    if derived.placement:
-        badges.append(Badge(text=PLACEMENTS[derived.placement], kind="placement"))
-    lines = []
-    for number, part in enumerate(derived.parts):
-        first = number == 0
-        lines.append(
-            SummaryLine(
-                name=part.name + ROLES[part.role],
-                count=part.count,
-                points_each=part.points_each,
-                points=part.points,
-                group=f"{index + 1}. {result.name}",
-                badges=badges if first else [],
-                details=unit_details(part.derived),
-                house_rules=part.derived.house_rules,
-                issues=result.issues if first else list[Issue](),
-            )
-        )
-    return lines

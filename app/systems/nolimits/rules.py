@@ -8,6 +8,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from app.systems.nolimits.catalogue import Catalogue
+from app.systems.nolimits.models import NolimitsUnitBase
+
 # "Tout véhicule possédant 5 PV ou plus doit utiliser un indicateur de dégâts." (L252)
 DAMAGE_TRACK_FROM_PV = 5
 DAMAGE_TRACK_ROW = 5  # the printed track has rows of five boxes (L236-238, L255-257)
@@ -62,6 +65,16 @@ def size_from_mm(size_mm: int, bands: Sequence[SizeBand]) -> str:
     raise ValueError(f"no size category for {size_mm} mm")
 
 
+def effective_size(catalogue: Catalogue, unit: NolimitsUnitBase) -> tuple[str, str | None]:
+    """The declared size, else the one size_mm gives, else moyenne (note 7); and the one
+    size_mm gives, if given."""
+    from_mm = None
+    if unit.size_mm is not None:
+        bands = [SizeBand(id=s.id, min_mm=s.min_mm, max_mm=s.max_mm) for s in catalogue.sizes]
+        from_mm = size_from_mm(unit.size_mm, bands)
+    return unit.size or from_mm or "moyenne", from_mm
+
+
 class BuildingProfile(BaseModel):
     """What a building of one material and size has (table L277-282)."""
 
@@ -76,3 +89,16 @@ class BuildingProfile(BaseModel):
 def building_pv(size_in: int, pv: int, per_inches: int) -> int:
     """PV of a building: `pv` per `per_inches` inches, rounded down, at least 1 (note 9)."""
     return max(1, size_in * pv // per_inches)
+
+
+def building_profile(catalogue: Catalogue, material_id: str, size_in: int) -> BuildingProfile:
+    """EN, SV and PV of a building of `size_in` inches in one material (L273-282, note 9)."""
+    material = catalogue.material(material_id)
+    return BuildingProfile(
+        material=material.id,
+        name=material.name,
+        size_in=size_in,
+        EN=material.EN,
+        SV=material.SV,
+        PV=building_pv(size_in, material.pv, material.per_inches),
+    )

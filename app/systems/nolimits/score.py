@@ -58,39 +58,24 @@ def score(catalogue: Catalogue, request: NolimitsScoreRequest) -> ScoreResult:
         )
         for index, group in enumerate(request.eliminated)
     ]
+    bonuses: list[tuple[str, str, int]] = []  # id, label, points
     if request.general_points is not None:
-        lines.append(
-            CostLine(
-                id="general",
-                label=f"Général adverse éliminé : {request.general_points} pts "
-                f"× {rules.general_multiplier}",
-                points=request.general_points * rules.general_multiplier,
-            )
+        label = (
+            f"Général adverse éliminé : {request.general_points} pts × {rules.general_multiplier}"
         )
+        bonuses.append(("general", label, request.general_points * rules.general_multiplier))
     if request.terrain_held:
-        lines.append(
-            CostLine(
-                id="decor_designe",
-                label=f"{request.terrain_held} élément(s) de décor désigné(s) contrôlé(s) "
-                f"× {rules.terrain_points}",
-                points=request.terrain_held * rules.terrain_points,
-            )
+        label = (
+            f"{request.terrain_held} élément(s) de décor désigné(s) contrôlé(s) "
+            f"× {rules.terrain_points}"
         )
+        bonuses.append(("decor_designe", label, request.terrain_held * rules.terrain_points))
     if request.enemy_banner:
-        lines.append(
-            CostLine(
-                id="banniere",
-                label="Bannière d'armée adverse prise ou détruite",
-                points=rules.banner_points,
-            )
-        )
+        label = "Bannière d'armée adverse prise ou détruite"
+        bonuses.append(("banniere", label, rules.banner_points))
     if request.enemy_conceded:
-        lines.append(
-            CostLine(
-                id="abandon",
-                label=f"Abandon adverse : moitié des {request.enemy_survivors_points} pts "
-                "de survivants",
-                points=request.enemy_survivors_points // rules.concession_divisor,
-            )
-        )
+        survivors = request.enemy_survivors_points
+        label = f"Abandon adverse : moitié des {survivors} pts de survivants"
+        bonuses.append(("abandon", label, survivors // rules.concession_divisor))
+    lines += [CostLine(id=id_, label=label, points=points) for id_, label, points in bonuses]
     return ScoreResult(points=sum(line.points for line in lines), breakdown=lines)

@@ -1,4 +1,4 @@
-"""No Limits weapons: what a weapon is (L144-193, L239-249), its price, its guideline warnings.
+"""No Limits weapons: what a weapon is (L144-193, L239-249) and its price (note 1).
 
 Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No Limits).
 """
@@ -8,12 +8,9 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine
-from app.systems.nolimits.catalogue import Catalogue, Weapon
-from app.systems.nolimits.definition import NolimitsHouseRule, NolimitsWeaponBase
-from app.systems.nolimits.pricing_data import WeaponPricing
+from app.systems.nolimits.catalogue import Catalogue, Weapon, WeaponPricing
+from app.systems.nolimits.models import BANDS, Band, NolimitsHouseRule, NolimitsWeaponBase
 from app.systems.nolimits.rules import armour_modifier
-
-Band = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -24,28 +21,17 @@ class RuleSpec:
     house: bool
 
 
-@dataclass(frozen=True)
-class WeaponSpec:
-    """A weapon profile, printed (`id` set) or the player's own."""
+class WeaponSpec(Weapon):
+    """A weapon profile as priced: printed (`id` set) or the player's own, its special
+    rules looked up (a house rule at the player's price)."""
 
-    id: str | None
-    name: str
-    melee: bool
-    type: str | None
-    mounted: bool
-    CU: int | None
-    PC: Band | None
-    PI: Band | None
-    PL: Band | None
-    CdA: int
-    FO: int
-    DG: int
-    MPA: int
-    rules: tuple[RuleSpec, ...]
+    id: str | None = None  # type: ignore[assignment]
+    source: str = ""
+    rules: tuple[RuleSpec, ...] = ()  # type: ignore[assignment]
 
     @property
     def bands(self) -> list[tuple[str, Band]]:
-        return [(n, b) for n, b in (("PC", self.PC), ("PI", self.PI), ("PL", self.PL)) if b]
+        return [(name, band) for name in BANDS if (band := getattr(self, name))]
 
     @property
     def reach(self) -> int:
@@ -75,20 +61,14 @@ class NolimitsWeaponDerived(BaseModel):
     breakdown: list[CostLine]
 
 
-def weapon_spec(catalogue: Catalogue, weapon: "str | NolimitsWeaponBase") -> WeaponSpec:
+def weapon_spec(catalogue: Catalogue, weapon: str | NolimitsWeaponBase) -> WeaponSpec:
     """The profile of a catalogue weapon id, or of an inline weapon."""
     if isinstance(weapon, str):
-        printed: Weapon = catalogue.weapon(weapon)
-        rules = tuple(
-            RuleSpec(rule.id, rule.name, rule.points, house=False)
-            for rule in (catalogue.weapon_rule(rule_id) for rule_id in printed.rules)
-        )
+        printed = catalogue.weapon(weapon)
+        rules = [catalogue.weapon_rule(rule_id) for rule_id in printed.rules]
         return WeaponSpec(
-            **printed.model_dump(
-                include={"id", "name", "melee", "type", "mounted", "CU", "PC", "PI", "PL"}
-                | {"CdA", "FO", "DG", "MPA"}
-            ),
-            rules=rules,
+            **printed.model_dump(exclude={"rules"}),
+            rules=tuple(RuleSpec(rule.id, rule.name, rule.points, house=False) for rule in rules),
         )
     specs = []
     for rule in weapon.rules:
@@ -97,14 +77,7 @@ def weapon_spec(catalogue: Catalogue, weapon: "str | NolimitsWeaponBase") -> Wea
         else:
             printed_rule = catalogue.weapon_rule(rule)
             specs.append(RuleSpec(printed_rule.id, printed_rule.name, printed_rule.points, False))
-    return WeaponSpec(
-        id=None,
-        **weapon.model_dump(
-            include={"name", "melee", "type", "CU", "PC", "PI", "PL", "CdA", "FO", "DG", "MPA"}
-        ),
-        mounted=False,
-        rules=tuple(specs),
-    )
+    return WeaponSpec(**weapon.model_dump(exclude={"rules"}), rules=tuple(specs))
 
 
 def signed(value: int) -> str:
@@ -122,6 +95,12 @@ class Lines(list[CostLine]):
         if points:
             self.append(CostLine(id=line_id, label=label, points=points))
 
+    def times(
+        self, line_id: str, label: str, count: int, price: int, *, sign: bool = False
+    ) -> None:
+        """`count` × `price`, the count shown as in "FO 6 (+2 × 3)"."""
+        self.add(line_id, f"{label} ({signed(count) if sign else count} × {price})", count * price)
+
     @property
     def total(self) -> int:
         return sum(line.points for line in self)
@@ -136,18 +115,10 @@ def melee_cu(prices: WeaponPricing, spec: WeaponSpec) -> int:
 def _ranged_lines(prices: WeaponPricing, spec: WeaponSpec, on_vehicle: bool) -> Lines:
     ranged, lines = prices.ranged, Lines()
     above = spec.FO - ranged.strength.reference
-    lines.add(
-        "FO",
-        f"FO {spec.FO} ({signed(above)} × {ranged.strength.points})",
-        above * ranged.strength.points,
-    )
+    lines.times("FO", f"FO {spec.FO}", above, ranged.strength.points, sign=True)
     reach = sum(band[0] for _name, band in spec.bands)
     steps = reach // ranged.range.inches
-    lines.add(
-        "portee",
-        f"Portées {reach} pas ({steps} × {ranged.range.points})",
-        steps * ranged.range.points,
-    )
+    lines.times("portee", f"Portées {reach} pas", steps, ranged.range.points)
     modifiers = sum(band[1] for _name, band in spec.bands)
     lines.add(
         "modificateurs",
@@ -156,30 +127,18 @@ def _ranged_lines(prices: WeaponPricing, spec: WeaponSpec, on_vehicle: bool) -> 
     )
     if not on_vehicle and spec.CU is not None:
         below = ranged.use_cost.reference - spec.CU
-        lines.add(
-            "CU",
-            f"CU {spec.CU} ({signed(below)} × {ranged.use_cost.points})",
-            below * ranged.use_cost.points,
-        )
+        lines.times("CU", f"CU {spec.CU}", below, ranged.use_cost.points, sign=True)
     return lines
 
 
 def _melee_lines(prices: WeaponPricing, spec: WeaponSpec, on_vehicle: bool) -> Lines:
     melee, lines = prices.melee, Lines()
     bonus = spec.FO - melee.strength.reference
-    lines.add(
-        "FO",
-        f"Bonus de FO {signed(spec.FO)} ({bonus} × {melee.strength.points})",
-        bonus * melee.strength.points,
-    )
+    lines.times("FO", f"Bonus de FO {signed(spec.FO)}", bonus, melee.strength.points)
     if not on_vehicle and spec.CU is not None:
         expected = melee_cu(prices, spec)
-        below = expected - spec.CU
-        lines.add(
-            "CU",
-            f"CU {spec.CU} pour {expected} ({signed(below)} × {melee.use_cost.points})",
-            below * melee.use_cost.points,
-        )
+        label = f"CU {spec.CU} pour {expected}"
+        lines.times("CU", label, expected - spec.CU, melee.use_cost.points, sign=True)
     return lines
 
 
@@ -194,20 +153,12 @@ def price_weapon(
     """The weapon's price: its attributes added (note 1), floored, times the vehicle factor;
     house rules last, at the price the player set."""
     lines = (_melee_lines if spec.melee else _ranged_lines)(prices, spec, on_vehicle)
-    extra = spec.CdA - prices.attacks.reference
-    lines.add(
-        "CdA", f"CdA {spec.CdA} ({extra} × {prices.attacks.points})", extra * prices.attacks.points
+    lines.times(
+        "CdA", f"CdA {spec.CdA}", spec.CdA - prices.attacks.reference, prices.attacks.points
     )
-    extra = spec.DG - prices.damage.reference
-    lines.add(
-        "DG", f"DG {spec.DG} ({extra} × {prices.damage.points})", extra * prices.damage.points
-    )
-    lines.add(
-        "MPA",
-        f"Modificateur de pénétration {signed(spec.MPA)} "
-        f"({-spec.MPA} × {prices.penetration.points})",
-        -spec.MPA * prices.penetration.points,
-    )
+    lines.times("DG", f"DG {spec.DG}", spec.DG - prices.damage.reference, prices.damage.points)
+    label = f"Modificateur de pénétration {signed(spec.MPA)}"
+    lines.times("MPA", label, -spec.MPA, prices.penetration.points)
     for rule in spec.rules:
         if not rule.house:
             lines.add(f"regle_{rule.id}", rule.name, rule.points)

@@ -1,24 +1,23 @@
 """No Limits pages: the creator's book-like profile and weapon tables, the victory points
 form, and the fields the roster editor adds (leader, placement, general, banner, army)."""
 
+from collections import Counter
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
+from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
 from app.web.forms import field_errors, int_or_raw
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
-CHARACTERISTICS = ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV")
-BANDS = ("PC", "PI", "PL")
 WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
 HOUSE_RULE_ROWS = 2
 ELIMINATED_ROWS = 4
-
-# The creator opens on the text's Fantassin (L117-121) with its Fusil d'assaut.
-FANTASSIN = {"AC": 9, "CT": 5, "CC": 5, "FO": 4, "EN": 5, "PV": 1, "CO": 5, "SV": 2}
+# The creator opens on the text's Fantassin (L117-121), as the catalogue prints it.
+FIRST_PROFILE = "fantassin"
 
 
 def _text(form: FormData, key: str, limit: int = 80) -> str:
@@ -61,8 +60,13 @@ class NolimitsPages(SystemPages):
     catalogue_page = True
     creator = True
 
+    @property
+    def engine(self) -> NolimitsSystem:
+        assert isinstance(self.system, NolimitsSystem)
+        return self.system
+
     def context(self) -> dict[str, Any]:
-        cat: Any = self.system.catalogue()
+        cat = self.engine.catalogue()
         return {
             "cat": cat,
             "units": {unit.id: unit for unit in cat.units},
@@ -79,10 +83,11 @@ class NolimitsPages(SystemPages):
     # --- the creator ---------------------------------------------------------------------
 
     def default_unit(self) -> dict[str, Any]:
+        printed = self.engine.data.profile(FIRST_PROFILE)
         return self._values(
-            name="Fantassin",
-            profile=dict(FANTASSIN),
-            catalogue_weapons={"fusil_d_assaut": 1},
+            name=printed.name,
+            profile=printed.profile.model_dump(),
+            catalogue_weapons=dict(Counter(printed.weapons)),
         )
 
     def _values(self, **given: Any) -> dict[str, Any]:
@@ -130,7 +135,7 @@ class NolimitsPages(SystemPages):
             size_mm=int_or_raw(form.get("size_mm")),
             catalogue_weapons={
                 weapon_id: count
-                for weapon_id in self.context()["weapons"]
+                for weapon_id in self.engine.data.by_id.weapons
                 if isinstance(count := int_or_raw(form.get(f"cw-{weapon_id}")), int) and count > 0
             },
             weapons=[w for index in range(rows) if (w := _weapon_row(form, index)) is not None],
@@ -184,8 +189,8 @@ class NolimitsPages(SystemPages):
             context: dict[str, Any] = {"system": self.system, "my_rosters": [], **self.context()}
             status = 200
             try:
-                model: Any = self.system
-                context["building"] = model.building(model.building_model.model_validate(values))
+                engine = self.engine
+                context["building"] = engine.building(engine.building_model.model_validate(values))
             except ValidationError as exc:
                 context["building_error"] = "; ".join(field_errors(exc).values())
                 status = 422
@@ -199,7 +204,7 @@ class NolimitsPages(SystemPages):
 
     def new_entry(self, form: FormData) -> dict[str, Any] | None:
         unit_id = form.get("add-unit")
-        unit = self.context()["units"].get(str(unit_id)) if unit_id else None
+        unit = self.engine.data.by_id.units.get(str(unit_id)) if unit_id else None
         if unit is None:
             return None
         # A formation starts at its smallest legal size ("De 4 à 8 fantassins", L120).

@@ -1,21 +1,30 @@
-"""What a player sends to cost a No Limits unit (api-v1.md, "nolimits unit definition").
+"""What players send to No Limits: a unit definition (api-v1.md, "nolimits unit definition")
+and a roster document (api-v1.md, "Roster documents").
 
-Static base models describe the shape; `definition_models` narrows the catalogue references
-(weapon, weapon rule and ability ids) to the ids the catalogue defines, so an unknown id is
-refused with code `unknown_id`. Lnnn = line of shared/rules/no-limits.fr.txt.
+Static base models describe the shape; `input_models` narrows the catalogue references
+(weapon, weapon rule, ability, profile and unit ids) to the ids the catalogue defines, so an
+unknown id is refused with code `unknown_id`.
+Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No Limits).
 """
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Strict, Tag, create_model
+from pydantic import BaseModel, Discriminator, Field, Strict, Tag, create_model
 
-from app.systems.base import NO_NUL, catalogue_id, integer
+from app.systems.base import INPUT, NO_NUL, EntryBase, catalogue_id, integer
 
 Characteristic = Literal["AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"]
 SizeId = Literal["petite", "moyenne", "grande", "tres_grande"]
 WeaponType = Literal["pistolet", "fusil", "automatique", "lourde"]
 VehicleType = Literal["roues", "chenilles", "antigrav", "marcheur", "volant"]
+Category = Literal["unite_de_base", "personnage", "heros", "soutien", "tres_grande_taille"]
+Placement = Literal["reserve", "infiltration"]
+
+# The profile's columns as the book prints them (L113), and a weapon's range bands (L157-162).
+CHARACTERISTICS: tuple[str, ...] = get_args(Characteristic)
+BANDS = ("PC", "PI", "PL")
 
 Stat = integer(0, 20)
 if TYPE_CHECKING:
@@ -27,8 +36,6 @@ else:
         tuple[Annotated[integer(0, 200), Strict()], Annotated[integer(-10, 10), Strict()]],
         Strict(False),
     ]
-
-INPUT = ConfigDict(strict=True, extra="forbid")
 
 
 class NolimitsProfile(BaseModel):
@@ -134,6 +141,66 @@ class NolimitsUnitBase(BaseModel):
     )
 
 
+class NolimitsSpecialistBase(BaseModel):
+    """Troopers with the unit's profile and other weapons or special rules (L94-95)."""
+
+    model_config = INPUT
+
+    name: str | None = Field(
+        None, max_length=60, pattern=NO_NUL, description="E.g. 'Porte-drapeau'."
+    )
+    count: integer(1, 20) = 1  # type: ignore[valid-type]
+    weapons: list[str | NolimitsWeaponBase] = Field(default_factory=list, max_length=20)
+    abilities: list[str | NolimitsHouseRule] | None = Field(
+        None, max_length=20, description="Null: the troopers' abilities."
+    )
+
+
+class NolimitsExtras(BaseModel):
+    """What a No Limits roster holds beside its entries."""
+
+    model_config = INPUT
+
+    army: str = Field(
+        "", max_length=80, pattern=NO_NUL, description="The army or species (L22-23)."
+    )
+
+
+class NolimitsEntryBase(EntryBase):
+    """A unit: a catalogue unit ('unit') or a custom one ('custom'), never both. `count` is
+    the number of troopers with the unit's standard weapons."""
+
+    name: str | None = Field(None, max_length=80, pattern=NO_NUL)
+    unit: str | None = None
+    custom: NolimitsUnitBase | None = None
+    category: Category | None = Field(
+        None,
+        description="Catalogue units have theirs; a custom unit's defaults from its size "
+        "(L88-108, note 10).",
+    )
+    leader: str | NolimitsUnitBase | None = Field(
+        None, description="The unit leader (L91-93, at most one): a profile id or a definition."
+    )
+    specialists: list[NolimitsSpecialistBase] = Field(default_factory=list, max_length=10)
+    placement: Placement | None = Field(
+        None, description="Deployed in reserve (L313-314) or infiltrating (L315-319)."
+    )
+    general: bool = Field(False, description="The army general, a character or hero (L101-102).")
+    battle_standard: bool = Field(False, description="Carries the army banner (L366).")
+
+
+class NolimitsRosterBase(BaseModel):
+    """A No Limits roster document (api-v1.md, "Roster documents")."""
+
+    model_config = INPUT
+
+    system: Literal["nolimits"]
+    name: str = Field("", max_length=100, pattern=NO_NUL)
+    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
+    entries: list[NolimitsEntryBase] = Field(default_factory=list, max_length=200)
+    extras: NolimitsExtras = Field(default_factory=NolimitsExtras)
+
+
 def _ref_or_object(value: Any) -> str:
     return "ref" if isinstance(value, str) else "object"
 
@@ -147,30 +214,64 @@ def ref_or(ref: Any, model: type[BaseModel]) -> Any:
     return union
 
 
-def definition_models(
-    *, weapon_ids: Sequence[str], rule_ids: Sequence[str], ability_ids: Sequence[str]
-) -> tuple[type[NolimitsWeaponBase], type[NolimitsUnitBase]]:
-    """The inline weapon and unit models, accepting only the catalogue's ids."""
-    rule_ref = ref_or(catalogue_id(rule_ids, "weapon rule"), NolimitsHouseRule)
-    weapon_fields: dict[str, Any] = {
-        "rules": (list[rule_ref], Field(default_factory=list, max_length=10)),  # type: ignore[valid-type]
-    }
-    weapon = create_model(
-        "NolimitsWeapon",
-        __base__=NolimitsWeaponBase,
-        __doc__=NolimitsWeaponBase.__doc__,
-        **weapon_fields,
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def _narrowed(base: type[ModelT], **fields: Any) -> type[ModelT]:
+    """`base` under its own name without "Base", with the given fields' types narrowed."""
+    return create_model(
+        base.__name__.removesuffix("Base"), __base__=base, __doc__=base.__doc__, **fields
     )
+
+
+def _listed(item: Any, max_length: int) -> Any:
+    return (list[item], Field(default_factory=list, max_length=max_length))
+
+
+@dataclass(frozen=True)
+class InputModels:
+    """The models a No Limits engine parses, accepting only its catalogue's ids."""
+
+    weapon: type[NolimitsWeaponBase]
+    unit: type[NolimitsUnitBase]
+    entry: type[NolimitsEntryBase]
+    roster: type[NolimitsRosterBase]
+
+
+def input_models(
+    *,
+    weapon_ids: Sequence[str],
+    rule_ids: Sequence[str],
+    ability_ids: Sequence[str],
+    profile_ids: Sequence[str],
+    unit_ids: Sequence[str],
+) -> InputModels:
+    """The weapon, unit, entry and roster models, refusing ids the catalogue lacks."""
+    rule_ref = ref_or(catalogue_id(rule_ids, "weapon rule"), NolimitsHouseRule)
+    weapon = _narrowed(NolimitsWeaponBase, rules=_listed(rule_ref, 10))
     weapon_ref = ref_or(catalogue_id(weapon_ids, "weapon"), weapon)
     ability_ref = ref_or(catalogue_id(ability_ids, "ability"), NolimitsHouseRule)
-    unit_fields: dict[str, Any] = {
-        "weapons": (list[weapon_ref], Field(default_factory=list, max_length=20)),  # type: ignore[valid-type]
-        "abilities": (list[ability_ref], Field(default_factory=list, max_length=20)),  # type: ignore[valid-type]
-    }
-    unit = create_model(
-        "NolimitsUnit",
-        __base__=NolimitsUnitBase,
-        __doc__=NolimitsUnitBase.__doc__,
-        **unit_fields,
+    unit = _narrowed(
+        NolimitsUnitBase, weapons=_listed(weapon_ref, 20), abilities=_listed(ability_ref, 20)
     )
-    return weapon, unit
+    specialist = _narrowed(
+        NolimitsSpecialistBase,
+        weapons=_listed(weapon_ref, 20),
+        abilities=(
+            list[ability_ref] | None,  # type: ignore[valid-type]
+            Field(None, max_length=20, description="Null: the troopers' abilities."),
+        ),
+    )
+    leader_ref = ref_or(catalogue_id(profile_ids, "profile"), unit)
+    entry = _narrowed(
+        NolimitsEntryBase,
+        unit=(catalogue_id(unit_ids, "unit") | None, None),
+        custom=(unit | None, None),
+        leader=(
+            leader_ref | None,
+            Field(None, description="The unit leader (L91-93): a profile id or a definition."),
+        ),
+        specialists=_listed(specialist, 10),
+    )
+    roster = _narrowed(NolimitsRosterBase, entries=_listed(entry, 200))
+    return InputModels(weapon=weapon, unit=unit, entry=entry, roster=roster)

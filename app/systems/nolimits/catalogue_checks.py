@@ -1,14 +1,15 @@
-"""What pydantic cannot see in the No Limits catalogue: duplicates, missing or unknown ids,
-size bands with holes, weapons that cannot be played as printed."""
+"""What pydantic cannot see in the No Limits catalogue and pricing: duplicates, missing or
+unknown ids, size bands with holes, weapons that cannot be played as printed."""
+
+from typing import get_args
 
 from app.systems.building import duplicate_ids
-from app.systems.nolimits.catalogue import (
-    CATEGORIES,
-    SIZES,
-    VEHICLE_TYPES,
-    Catalogue,
-    SizeInfo,
-)
+from app.systems.nolimits.catalogue import Catalogue, Pricing, SizeInfo
+from app.systems.nolimits.models import CHARACTERISTICS, Category, SizeId, VehicleType
+
+CATEGORIES: tuple[str, ...] = get_args(Category)
+SIZES: tuple[str, ...] = get_args(SizeId)
+VEHICLE_TYPES: tuple[str, ...] = get_args(VehicleType)
 
 
 def _exactly(kind: str, ids: list[str], expected: tuple[str, ...]) -> list[str]:
@@ -18,7 +19,6 @@ def _exactly(kind: str, ids: list[str], expected: tuple[str, ...]) -> list[str]:
 
 
 def _weapon_problems(catalogue: Catalogue) -> list[str]:
-    rules = {rule.id for rule in catalogue.weapon_rules}
     problems = []
     for index, weapon in enumerate(catalogue.weapons):
         where = f"weapons[{index}]"
@@ -34,45 +34,42 @@ def _weapon_problems(catalogue: Catalogue) -> list[str]:
         problems += [
             f"{where}.rules: unknown weapon rule {rule!r}"
             for rule in weapon.rules
-            if rule not in rules
+            if rule not in catalogue.by_id.weapon_rules
         ]
     return problems
 
 
 def _reference_problems(catalogue: Catalogue) -> list[str]:
-    weapons = {w.id for w in catalogue.weapons}
-    abilities = {a.id for a in catalogue.abilities}
-    profiles = {p.id for p in catalogue.profiles}
-    units = {u.id: u for u in catalogue.units}
+    known = catalogue.by_id
     problems = []
     for index, profile in enumerate(catalogue.profiles):
         problems += [
             f"profiles[{index}].weapons: unknown weapon {w!r}"
             for w in profile.weapons
-            if w not in weapons
+            if w not in known.weapons
         ]
         problems += [
             f"profiles[{index}].abilities: unknown ability {a!r}"
             for a in profile.abilities
-            if a not in abilities
+            if a not in known.abilities
         ]
     for index, unit in enumerate(catalogue.units):
         for slot_name, slot in (("troopers", unit.troopers), ("leader", unit.leader)):
             if slot is None:
                 continue
-            if slot.profile not in profiles:
+            if slot.profile not in known.profiles:
                 problems.append(f"units[{index}].{slot_name}: unknown profile {slot.profile!r}")
             if slot.min > slot.max:
                 problems.append(f"units[{index}].{slot_name}: min is above max")
     for index, example in enumerate(catalogue.examples):
         for entry_index, entry in enumerate(example.entries):
             where = f"examples[{index}].entries[{entry_index}]"
-            formation = units.get(entry.unit)
+            formation = known.units.get(entry.unit)
             problems += [
                 f"{where}.specialists: unknown weapon {w!r}"
                 for specialist in entry.specialists
                 for w in specialist.weapons
-                if w not in weapons
+                if w not in known.weapons
             ]
             if formation is None:
                 problems.append(f"{where}.unit: unknown unit {entry.unit!r}")
@@ -108,7 +105,7 @@ def cross_check(catalogue: Catalogue) -> list[str]:
     if catalogue.pricing is None:
         problems.append("pricing: the points system is missing (pricing.toml, [pricing])")
     else:
-        problems += catalogue.pricing.problems()
+        problems += _pricing_problems(catalogue.pricing)
     return problems
 
 
@@ -125,3 +122,14 @@ def _size_problems(sizes: list[SizeInfo]) -> list[str]:
             return [] if size is ordered[-1] else ["sizes: only the last band is open-ended"]
         expected = size.max_mm + 1
     return ["sizes: the last band must be open-ended (max_mm absent)"]
+
+
+def _pricing_problems(pricing: Pricing) -> list[str]:
+    problems = []
+    if sorted(c.code for c in pricing.characteristics) != sorted(CHARACTERISTICS):
+        problems.append("pricing.characteristics: price exactly AC CT CC FO EN PV CO SV, once each")
+    if sorted(s.size for s in pricing.sizes) != sorted(SIZES):
+        problems.append("pricing.sizes: price each size category once")
+    if pricing.weapons.floor.points < 0:
+        problems.append("pricing.weapons.floor: a weapon cannot lower a model's cost")
+    return problems

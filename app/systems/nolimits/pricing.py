@@ -1,35 +1,31 @@
 """The cost of one No Limits model: Caserne's points system (docs/nolimits-points.md).
 
 "Chaque figurine a une valeur en points d'armée, celle-ci est fixée par la puissance du
-soldat, par ses compétences et par son armement" (L86). Pure functions over the catalogue.
+soldat, par ses compétences et par son armement" (L86). Pure functions over the catalogue;
+the price of a weapon is in weapons.py, the issues in checks.py.
 Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No Limits).
 """
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from app.systems.base import Costed, CostLine, Issue, error, prefixed, warning
+from app.systems.base import Costed, CostLine, Issue, prefixed
 from app.systems.nolimits.catalogue import Catalogue, PrintedProfile
-from app.systems.nolimits.checks import weapon_issues
-from app.systems.nolimits.definition import (
-    NolimitsHouseRule,
-    NolimitsProfile,
-    NolimitsUnitBase,
-    SizeId,
+from app.systems.nolimits.checks import (
+    cost_floor_issue,
+    duplicate_ability_issue,
+    house_rule_issue,
+    rifle_range_issues,
+    size_issues,
+    unpriced_issues,
+    weapon_issues,
 )
-from app.systems.nolimits.rules import (
-    BuildingProfile,
-    SizeBand,
-    building_pv,
-    damage_track,
-    size_from_mm,
-)
+from app.systems.nolimits.models import NolimitsHouseRule, NolimitsProfile, NolimitsUnitBase, SizeId
+from app.systems.nolimits.rules import damage_track, effective_size
 from app.systems.nolimits.weapons import (
     Lines,
     NolimitsWeaponDerived,
-    WeaponSpec,
     price_weapon,
     signed,
     weapon_spec,
@@ -50,15 +46,6 @@ class NolimitsUnitDerived(BaseModel):
     abilities: list[str] = Field(description="Names of the abilities, house rules included.")
     house_rules: list[str] = Field(description="What the player priced (L17-18), as text.")
     unpriced: list[str] = Field(description="Equipment with no printed profile, not priced.")
-
-
-def effective_size(catalogue: Catalogue, unit: NolimitsUnitBase) -> tuple[str, str | None]:
-    """The declared size, else the one size_mm gives, else moyenne (note 7)."""
-    from_mm = None
-    if unit.size_mm is not None:
-        bands = [SizeBand(id=s.id, min_mm=s.min_mm, max_mm=s.max_mm) for s in catalogue.sizes]
-        from_mm = size_from_mm(unit.size_mm, bands)
-    return unit.size or from_mm or "moyenne", from_mm
 
 
 def _profile_lines(catalogue: Catalogue, profile: NolimitsProfile, size: str) -> Lines:
@@ -101,13 +88,7 @@ def _ability_lines(
             continue
         known = catalogue.ability(ability)
         if known.id in seen:
-            issues.append(
-                error(
-                    "duplicate_ability",
-                    f"« {known.name} » est déjà choisie (comptée une fois).",
-                    path,
-                )
-            )
+            issues.append(duplicate_ability_issue(known.name, path))
             continue
         seen.add(known.id)
         names.append(known.name)
@@ -115,29 +96,11 @@ def _ability_lines(
     return lines, names, house, issues
 
 
-def house_rule_issue(name: str, points: int, path: str) -> Issue:
-    return warning(
-        "house_rule",
-        f"Règle maison « {name} » à {points} point(s) : à faire accepter par l'adversaire "
-        "(L17-18).",
-        path,
-    )
-
-
 def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
     """The price of one model: profile, size, weapons, abilities, vehicle (note 1)."""
     pricing = catalogue.prices
     size, from_mm = effective_size(catalogue, unit)
-    issues: list[Issue] = []
-    if unit.size is not None and from_mm is not None and from_mm != unit.size:
-        issues.append(
-            warning(
-                "size_differs_from_mm",
-                f"{unit.size_mm} mm correspond à la taille « {catalogue.size(from_mm).name} » "
-                f"(L73-84) ; la taille déclarée « {catalogue.size(unit.size).name} » est gardée.",
-                "size",
-            )
-        )
+    issues = size_issues(catalogue, unit, from_mm)
     lines = _profile_lines(catalogue, unit.profile, size)
     on_vehicle = unit.vehicle is not None
     weapons: list[NolimitsWeaponDerived] = []
@@ -157,7 +120,7 @@ def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUn
             weapon_issues(pricing.weapons, spec, on_vehicle=on_vehicle), f"weapons[{index}]"
         )
         house += [f"{spec.name} : {r.name} ({r.points} pts)" for r in spec.rules if r.house]
-    issues += _rifle_range_issues(specs)
+    issues += rifle_range_issues(specs)
     ability_lines, ability_names, ability_house, ability_issues = _ability_lines(catalogue, unit)
     lines += ability_lines
     house += ability_house
@@ -169,23 +132,10 @@ def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUn
             f"Passagers : {passengers} × {pricing.vehicle.passenger.points}",
             passengers * pricing.vehicle.passenger.points,
         )
-    issues += [
-        warning(
-            "unpriced_equipment",
-            f"« {item} » n'a pas de profil imprimé : non compté dans le coût.",
-            f"equipment[{index}]",
-        )
-        for index, item in enumerate(unit.equipment)
-    ]
+    issues += unpriced_issues(unit.equipment)
     floor = pricing.model_floor.points
     if lines.total < floor:
-        issues.append(
-            warning(
-                "cost_floor",
-                f"Ce profil vaudrait {lines.total} point(s) ; une figurine "
-                f"coûte au moins {floor} point(s).",
-            )
-        )
+        issues.append(cost_floor_issue(lines.total, floor))
         lines.add("plancher", "Coût minimal d'une figurine", floor - lines.total)
     derived = NolimitsUnitDerived(
         profile=unit.profile,
@@ -203,25 +153,6 @@ def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUn
     )
 
 
-def _rifle_range_issues(specs: Sequence[WeaponSpec]) -> list[Issue]:
-    """'Un fusil ... devrait avoir une plus grande portée qu'un pistolet' (L202): compared with
-    the pistols of the same model (note 6)."""
-    pistols = [spec for spec in specs if spec.type == "pistolet" and not spec.melee]
-    if not pistols:
-        return []
-    reach = max(spec.reach for spec in pistols)
-    return [
-        warning(
-            "rifle_range",
-            f"« {spec.name} » porte à {spec.reach} pas, pas plus loin que le pistolet "
-            f"({reach} pas) ; un fusil devrait porter plus loin (L202).",
-            f"weapons[{index}]",
-        )
-        for index, spec in enumerate(specs)
-        if spec.type == "fusil" and not spec.melee and spec.reach <= reach
-    ]
-
-
 def printed_definition(profile: PrintedProfile) -> dict[str, object]:
     """A printed profile as POST .../cost takes it."""
     definition: dict[str, object] = {
@@ -234,19 +165,6 @@ def printed_definition(profile: PrintedProfile) -> dict[str, object]:
     if profile.equipment:
         definition["equipment"] = list(profile.equipment)
     return definition
-
-
-def building_profile(catalogue: Catalogue, material_id: str, size_in: int) -> BuildingProfile:
-    """EN, SV and PV of a building of `size_in` inches in one material (L273-282, note 9)."""
-    material = catalogue.material(material_id)
-    return BuildingProfile(
-        material=material.id,
-        name=material.name,
-        size_in=size_in,
-        EN=material.EN,
-        SV=material.SV,
-        PV=building_pv(size_in, material.pv, material.per_inches),
-    )
 
 
 class Pricer:
