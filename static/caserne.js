@@ -28,3 +28,14 @@ document.addEventListener("htmx:configRequest", (event) => {
   const path = event.detail.elt.getAttribute("hx-post");
   if (path) event.detail.path = path;
 });
+
+// After a morphing swap the focused control is kept (idiomorph). When it is gone (the last
+// row's "Retirer"), the focus goes to the control the form names, not back to the top.
+document.addEventListener("htmx:afterSettle", (event) => {
+  const form = event.detail.elt.closest ? event.detail.elt.closest("[data-focus-fallback]") : null;
+  if (!form) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active)) return;
+  const fallback = document.querySelector(form.dataset.focusFallback);
+  if (fallback) fallback.focus({ preventScroll: true });
+});

@@ -1,9 +1,10 @@
 """Small helpers shared by the HTML form handlers."""
 
+import copy
 from typing import Any
 
 from fastapi import Request
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from app.store import rosters as store
@@ -24,29 +25,127 @@ def int_or_raw(value: Any) -> Any:
         return text
 
 
-def field_errors(exc: ValidationError) -> dict[str, str]:
-    """Pydantic errors keyed by the form control they concern ("points_limit", "entries.2")."""
+Bounds = dict[str, tuple[int, int]]
+
+
+def field_errors(exc: ValidationError, *, bounds: Bounds | None = None) -> dict[str, str]:
+    """Pydantic errors in French, naming the field and its allowed values, keyed by the form
+    control they concern: the section ("points_limit", "profile", "entries.2") and the exact
+    field ("entries.2.count", "profile.AC") so that a template can mark the input itself."""
     errors: dict[str, str] = {}
     for err in exc.errors():
         loc = [str(part) for part in err["loc"]]
-        key = ".".join(loc[:2]) if loc and loc[0] == "entries" else (loc[0] if loc else "")
-        message = FRENCH.get(err["type"], err["msg"])
-        errors.setdefault(key, f"{message} ({'.'.join(loc)})" if len(loc) > 1 else message)
+        section = ".".join(loc[:2]) if loc and loc[0] == "entries" else (loc[0] if loc else "")
+        field = next((part for part in reversed(loc) if not part.isdigit()), "")
+        text = _message(err["type"], err["msg"], err.get("ctx") or {}, (bounds or {}).get(field))
+        label = LABELS.get(field, field)
+        message = f"{label} : {text}" if label else text
+        errors.setdefault(section, message)
+        errors.setdefault(".".join(loc), message)
     return errors
 
 
-FRENCH = {
-    "int_parsing": "Nombre entier attendu",
-    "int_type": "Nombre entier attendu",
-    "greater_than_equal": "Valeur trop petite",
-    "less_than_equal": "Valeur trop grande",
-    "literal_error": "Valeur inconnue",
-    "value_error": "Valeur incorrecte",
-    "missing": "Champ obligatoire",
-    "string_too_long": "Texte trop long",
-    "string_pattern_mismatch": "Caractère interdit",
-    "too_long": "Trop d'éléments",
+def _message(kind: str, english: str, ctx: dict[str, Any], bounds: tuple[int, int] | None) -> str:
+    if kind in RANGE_ERRORS and bounds is not None:
+        return f"nombre entier entre {bounds[0]} et {bounds[1]}"
+    if kind == "greater_than_equal" and "ge" in ctx:
+        return f"au moins {ctx['ge']}"
+    if kind == "less_than_equal" and "le" in ctx:
+        return f"au plus {ctx['le']}"
+    if kind == "string_too_long" and "max_length" in ctx:
+        return f"{ctx['max_length']} caractères au plus"
+    return FRENCH.get(kind, english)
+
+
+RANGE_ERRORS = {"int_parsing", "int_type", "greater_than_equal", "less_than_equal", "missing"}
+
+# The names players read next to the inputs (characteristics keep their book codes).
+LABELS = {
+    "count": "Nombre",
+    "points_limit": "Format (points)",
+    "name": "Nom",
+    "level": "Niveau",
+    "items": "Capacités",
+    "size_mm": "Hauteur",
+    "category": "Catégorie",
+    "crew": "Équipage",
+    "passengers": "Passagers",
+    "points": "Points",
+    "MPA": "Pénétration",
+    "format": "Format",
 }
+
+FRENCH = {
+    "int_parsing": "nombre entier attendu",
+    "int_type": "nombre entier attendu",
+    "int_from_float": "nombre entier attendu",
+    "greater_than_equal": "valeur trop petite",
+    "less_than_equal": "valeur trop grande",
+    "literal_error": "valeur inconnue",
+    "value_error": "valeur incorrecte",
+    "missing": "champ obligatoire",
+    "string_too_long": "texte trop long",
+    "string_pattern_mismatch": "caractère interdit",
+    "too_long": "trop d'éléments",
+    "unknown_id": "inconnu du catalogue",
+}
+
+
+_BOUNDS: dict[type[BaseModel], Bounds] = {}
+
+
+def count_bounds(model: type[BaseModel]) -> Bounds:
+    """The allowed range of a roster's `points_limit` and of its entries' `count`, as its
+    JSON schema states them (No Limits formations: 1 to 20; DCSystem: 1 to 100)."""
+    if model not in _BOUNDS:
+        _BOUNDS[model] = _schema_bounds(model.model_json_schema())
+    return _BOUNDS[model]
+
+
+def _schema_bounds(schema: dict[str, Any]) -> Bounds:
+    defs = schema.get("$defs", {})
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        ref = node.get("$ref", "")
+        return resolve(defs[ref.rsplit("/", 1)[-1]]) if ref else node
+
+    def bounds(node: dict[str, Any]) -> tuple[int, int] | None:
+        for option in [node, *node.get("anyOf", [])]:
+            option = resolve(option)
+            if "minimum" in option and "maximum" in option:
+                return int(option["minimum"]), int(option["maximum"])
+        return None
+
+    found: Bounds = {}
+    properties = schema.get("properties", {})
+    if limit := bounds(properties.get("points_limit", {})):
+        found["points_limit"] = limit
+    entry = resolve(properties.get("entries", {}).get("items", {}))
+    if count := bounds(entry.get("properties", {}).get("count", {})):
+        found["count"] = count
+    return found
+
+
+def repaired(model: type[BaseModel], document: dict[str, Any], exc: ValidationError) -> Any:
+    """The document with each out-of-range count or format brought to the nearest allowed
+    value, parsed, or None: the editor keeps showing names and costs beside the errors."""
+    bounds = count_bounds(model)
+    fixed = copy.deepcopy(document)
+    for err in exc.errors():
+        loc = err["loc"]
+        if loc == ("points_limit",):
+            fixed["points_limit"] = None
+        elif len(loc) == 3 and loc[0] == "entries" and loc[2] == "count" and "count" in bounds:
+            low, high = bounds["count"]
+            entry = fixed["entries"][int(loc[1])]
+            value = entry.get("count")
+            entry["count"] = min(max(value, low), high) if isinstance(value, int) else low
+        else:
+            return None
+    try:
+        return model.model_validate(fixed)
+    except ValidationError:
+        return None
 
 
 def my_rosters(request: Request, session: Session) -> list[Roster]:

@@ -1,5 +1,6 @@
 """Templates: a page, or one of its blocks alone for HTMX (jinja2-fragments)."""
 
+import re
 from typing import Any
 
 from fastapi import Request, Response
@@ -9,6 +10,20 @@ from app.settings import ROOT
 
 templates = Jinja2Blocks(directory=ROOT / "templates")
 templates.env.globals["htmx_version"] = "2.0.11"
+templates.env.globals["idiomorph_version"] = "0.8.0"
+
+# A reference to the rule text's lines, "(L155-156)" or "(L124, L171)": kept for those who
+# want it (a tooltip), not in the sentence a player reads.
+_REFERENCES = re.compile(r"\s*\((L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*)\)")
+
+
+def split_references(text: str) -> tuple[str, str]:
+    """The text without its line references, and those references ("L155-156, L170")."""
+    references = ", ".join(match.group(1) for match in _REFERENCES.finditer(text))
+    return _REFERENCES.sub("", text), references
+
+
+templates.env.filters["split_references"] = split_references
 
 
 def is_htmx(request: Request) -> bool:

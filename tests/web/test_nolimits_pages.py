@@ -62,7 +62,8 @@ def test_creator_costs_the_titan_live(browser: TestClient) -> None:
     response = browser.post("/nolimits/createur", data=TITAN, headers={"HX-Request": "true"})
     assert response.status_code == 200
     fragment = response.text
-    assert fragment.lstrip().startswith('<section id="result"')
+    # The form's body (controls and result), morphed in place by the page.
+    assert fragment.lstrip().startswith('<div class="creator" id="creator-body">')
     assert "<span data-points>350</span>" in fragment
     # Turbo Laser FO 8 -> MA -4 (L175 "8 -4"), no CU on a vehicle (L241).
     assert re.findall(r"<td data-ma>(-?\d+)</td>", fragment) == ["-4", "-4"]
@@ -92,8 +93,31 @@ def test_creator_bad_profile_value_is_shown_next_to_the_table(browser: TestClien
     form = {**TITAN, "p-AC": "abc"}
     page = browser.post("/nolimits/createur", data=form)
     assert page.status_code == 422
-    assert '<p class="field-error" role="alert">Nombre entier attendu (profile.AC)</p>' in page.text
+    assert "<li>AC : nombre entier attendu</li>" in page.text
+    assert 'value="abc" aria-invalid="true" aria-describedby="profile-error"' in page.text
     assert 'value="abc"' in page.text  # what was typed stays
+
+
+def test_creator_marks_each_invalid_field_and_the_weapon_that_lacks_a_range(
+    browser: TestClient,
+) -> None:
+    """Issue 7, Major 5: an invalid value marks its own field, not only the cost card."""
+    bad = {**TITAN, "p-AC": "99", "p-PV": "0"}
+    page = browser.post("/nolimits/createur", data=bad, headers={"HX-Request": "true"}).text
+    assert 'name="p-AC" min="0" max="20" value="99" aria-invalid="true"' in page
+    assert 'name="p-PV" min="1" max="100" value="0" aria-invalid="true"' in page
+    assert "<li>AC : au plus 20</li>" in page and "<li>PV : au moins 1</li>" in page
+    assert 'name="p-CT" min="0" max="20" value="7">' in page
+    # A named weapon without a range: its fieldset is marked, and its range inputs.
+    no_range = {**profile_form(9, 5, 5, 4, 5, 1, 5, 2), "w0-name": "Laser", "w0-FO": "3"}
+    no_range |= {"w0-CdA": "1", "w0-DG": "1", "w0-CU": "3", "weapon_rows": "3"}
+    page = browser.post("/nolimits/createur", data=no_range, headers={"HX-Request": "true"}).text
+    weapon = page[page.index('id="w0"') : page.index('id="w1"')]
+    assert 'class="weapon invalid"' in page
+    pl_distance = weapon[weapon.index('name="w0-PL-d"') :]
+    marked = 'aria-invalid="true" aria-describedby="w0-error"'
+    assert pl_distance[: pl_distance.index(">")].endswith(marked)
+    assert "une arme à distance a besoin d&#39;au moins une portée" in weapon
 
 
 def test_creator_more_weapon_rows(browser: TestClient) -> None:

@@ -49,7 +49,7 @@ def test_creator_fragment_and_full_page(browser: TestClient) -> None:
     fragment = browser.post("/dcsystem/createur", data=form, headers={"HX-Request": "true"})
     assert fragment.status_code == 200
     assert fragment.headers["vary"] == "HX-Request"
-    assert fragment.text.lstrip().startswith('<section id="result"')
+    assert fragment.text.lstrip().startswith('<div class="creator" id="creator-body">')
     assert "<span data-points>48</span>" in fragment.text
     assert "3/3 capacités, 0/1 handicap" in fragment.text
     full = browser.post("/dcsystem/createur", data=form)
@@ -68,7 +68,7 @@ def test_creator_bad_level_is_a_message_next_to_the_control(browser: TestClient)
         "/dcsystem/createur", data={"name": "Bob", "level": "4", "items": ["elite"]}
     )
     assert page.status_code == 422
-    assert '<p class="field-error" role="alert">Valeur inconnue</p>' in page.text
+    assert '<p class="field-error" role="alert">Niveau : valeur inconnue</p>' in page.text
     assert 'value="Bob"' in page.text and 'value="elite" checked' in page.text
 
 
@@ -142,7 +142,10 @@ def test_bad_input_keeps_what_was_typed(browser: TestClient) -> None:
     )
     assert page.status_code == 422
     assert "Modification non enregistrée" in page.text
-    assert '<p class="field-error" role="alert">Valeur trop petite</p>' in page.text
+    assert (
+        '<p class="field-error" role="alert" id="points-limit-error">'
+        "Format (points) : nombre entier entre 1 et 100000</p>"
+    ) in page.text
     assert 'value="Garde &lt;d&#39;honneur&gt;"' in page.text
     assert field(browser.get(location).text, "version") == version  # nothing stored
 
