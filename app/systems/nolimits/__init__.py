@@ -12,22 +12,13 @@ score.py victory points; web.py, api.py, spec.py its pages and routes.
 """
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 from pydantic import ConfigDict, Field, create_model
 
-from app.systems.base import (
-    Costed,
-    ExampleRoster,
-    PublishedProfile,
-    RosterResult,
-    RosterSummary,
-    ScoreResult,
-    catalogue_id,
-    integer,
-)
-from app.systems.building import build_engine, example_rosters
+from app.systems.base import PublishedProfile, ScoreResult, SummaryLine, catalogue_id, integer
+from app.systems.building import build_engine
+from app.systems.catalogued import CatalogueSystem
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -38,7 +29,7 @@ from app.systems.nolimits.models import (
     input_models,
 )
 from app.systems.nolimits.present import NolimitsCatalogue, NolimitsExampleOut, catalogue_parts
-from app.systems.nolimits.pricing import NolimitsUnitDerived, Pricer
+from app.systems.nolimits.pricing import NolimitsCost, Pricer
 from app.systems.nolimits.rosters import NolimitsResult, validate_roster
 from app.systems.nolimits.rules import BuildingProfile, building_profile
 from app.systems.nolimits.score import NolimitsScoreRequest, score
@@ -46,22 +37,32 @@ from app.systems.nolimits.summary import summary_lines
 
 __all__ = ["BANDS", "CHARACTERISTICS", "NolimitsSystem", "build"]
 
+COSTING_NOTE = (
+    "Coûts calculés avec le système de points de Caserne : le texte de No Limits "
+    "n'imprime pas ses tables de création d'armée."
+)
 
-class NolimitsSystem:
+
+class NolimitsSystem(
+    CatalogueSystem[
+        Catalogue,
+        NolimitsUnitBase,
+        NolimitsRosterBase,
+        NolimitsScoreRequest,
+        NolimitsCost,
+        NolimitsResult,
+    ]
+):
     """The No Limits engine, built from its checked catalogue and pricing."""
 
     id = "nolimits"
-    has_points = True
-    score_model = NolimitsScoreRequest
-    cost_response_model = Costed[NolimitsUnitDerived]
+    cost_response_model = NolimitsCost
     validate_response_model = NolimitsResult
     catalogue_model = NolimitsCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
-        self.data = catalogue
-        self.name = catalogue.system.name
-        self.rules_version = catalogue.system.rules_version
-        self.catalogue_version = catalogue.system.catalogue_version
+        super().__init__(catalogue)
+        self.score_model = NolimitsScoreRequest
         known = catalogue.by_id
         models = input_models(
             weapon_ids=list(known.weapons),
@@ -81,21 +82,20 @@ class NolimitsSystem:
             size_in=(integer(1, 1000), Field(description="The building's measure in inches.")),
         )
 
-    def cost(self, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
+    def cost(self, unit: NolimitsUnitBase, /) -> NolimitsCost:
         return self.pricer.cost(unit)
 
     def building(self, request: Any) -> BuildingProfile:
         """A building's profile from the materials table (L277-282)."""
         return building_profile(self.data, request.material, request.size_in)
 
-    def validate(self, roster: Any) -> NolimitsResult:
+    def validate(self, roster: NolimitsRosterBase, /) -> NolimitsResult:
         return validate_roster(self.pricer, roster)
 
-    def score(self, request: NolimitsScoreRequest) -> ScoreResult:
+    def score(self, request: NolimitsScoreRequest, /) -> ScoreResult:
         return score(self.data, request)
 
-    @cached_property
-    def _catalogue(self) -> NolimitsCatalogue:
+    def build_catalogue(self) -> NolimitsCatalogue:
         return NolimitsCatalogue(
             name=self.name,
             rules_version=self.rules_version,
@@ -108,28 +108,31 @@ class NolimitsSystem:
                     document=NolimitsRosterBase.model_validate(document),
                     source=example.source,
                 )
-                for example, document in zip(self.data.examples, self._documents(), strict=True)
+                for example, document in zip(
+                    self.data.examples, self.example_documents(), strict=True
+                )
             ],
             **catalogue_parts(self.data),
         )
 
     def catalogue(self) -> NolimitsCatalogue:
-        return self._catalogue
+        catalogue = super().catalogue()
+        assert isinstance(catalogue, NolimitsCatalogue)
+        return catalogue
 
     def published_profiles(self) -> Sequence[PublishedProfile]:
+        catalogue = self.catalogue()
         return [
             PublishedProfile(
-                id=profile.id,
-                name=profile.name,
-                points=profile.points,
-                computed_points=profile.computed_points,
-                discrepancies=profile.discrepancies,
+                **profile.model_dump(
+                    include={"id", "name", "points", "computed_points", "discrepancies"}
+                ),
                 definition=profile.definition.model_dump(mode="json", exclude_defaults=True),
             )
-            for profile in self._catalogue.profiles
+            for profile in catalogue.profiles
         ]
 
-    def _documents(self) -> list[dict[str, Any]]:
+    def example_documents(self) -> list[dict[str, Any]]:
         return [
             {
                 "system": self.id,
@@ -144,32 +147,18 @@ class NolimitsSystem:
             for example in self.data.examples
         ]
 
-    def example_rosters(self) -> Sequence[ExampleRoster]:
-        return example_rosters(self.data.examples, self._documents())
-
-    def summarize(self, roster: Any, result: RosterResult[Any, Any]) -> RosterSummary:
-        lines = [
+    def summary_lines(
+        self, roster: NolimitsRosterBase, result: NolimitsResult
+    ) -> list[SummaryLine]:
+        return [
             line
             for index, entry in enumerate(result.entries)
             for line in summary_lines(self.data, index, entry)
         ]
-        notes = [
-            "Coûts calculés avec le système de points de Caserne : le texte de No Limits "
-            "n'imprime pas ses tables de création d'armée."
-        ]
-        if roster.extras.army:
-            notes.insert(0, f"Armée : {roster.extras.army}")
-        return RosterSummary(
-            system=self.id,
-            system_name=self.name,
-            name=roster.name or "Liste sans nom",
-            points=result.points,
-            points_limit=result.points_limit,
-            valid=result.valid,
-            lines=lines,
-            issues=result.issues,
-            notes=notes,
-        )
+
+    def summary_notes(self, roster: NolimitsRosterBase, result: NolimitsResult) -> list[str]:
+        army = roster.extras.army
+        return [f"Armée : {army}", COSTING_NOTE] if army else [COSTING_NOTE]
 
 
 def build(data: dict[str, Any]) -> NolimitsSystem | list[str]:

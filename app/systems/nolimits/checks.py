@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.systems.base import Issue, error, prefixed, warning
+from app.systems.catalogued import empty_roster, over_points_limit
 from app.systems.nolimits.catalogue import Catalogue, Formation, WeaponPricing
 from app.systems.nolimits.models import NolimitsUnitBase
 from app.systems.nolimits.weapons import WeaponSpec, melee_cu
@@ -288,10 +289,6 @@ def roster_issues(
             "prend (L366)."
         )
         issues.append(warning("no_battle_standard", message, "entries"))
-    limit = roster.points_limit
-    if limit is not None and points > limit:
-        message = f"{points} points pour une partie à {limit} ({points - limit} de trop, L42)."
-        issues.append(error("over_points_limit", message, "points_limit"))
-    if not roster.entries:
-        issues.append(warning("empty_roster", "La liste ne contient aucune unité."))
+    issues += over_points_limit(points, roster.points_limit, "L42")
+    issues += empty_roster(roster.entries, "aucune unité")
     return issues

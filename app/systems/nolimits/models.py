@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
 from pydantic import BaseModel, Discriminator, Field, Strict, Tag, create_model
 
 from app.systems.base import INPUT, NO_NUL, EntryBase, catalogue_id, integer
+from app.systems.catalogued import RosterBase
 
 Characteristic = Literal["AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"]
 SizeId = Literal["petite", "moyenne", "grande", "tres_grande"]
@@ -189,14 +190,10 @@ class NolimitsEntryBase(EntryBase):
     battle_standard: bool = Field(False, description="Carries the army banner (L366).")
 
 
-class NolimitsRosterBase(BaseModel):
+class NolimitsRosterBase(RosterBase):
     """A No Limits roster document (api-v1.md, "Roster documents")."""
 
-    model_config = INPUT
-
     system: Literal["nolimits"]
-    name: str = Field("", max_length=100, pattern=NO_NUL)
-    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
     entries: list[NolimitsEntryBase] = Field(default_factory=list, max_length=200)
     extras: NolimitsExtras = Field(default_factory=NolimitsExtras)
 

@@ -96,7 +96,11 @@ def _ability_lines(
     return lines, names, house, issues
 
 
-def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
+class NolimitsCost(Costed[NolimitsUnitDerived]):
+    """The cost of one No Limits model: the breakdown's points add up to `points`."""
+
+
+def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> NolimitsCost:
     """The price of one model: profile, size, weapons, abilities, vehicle (note 1)."""
     pricing = catalogue.prices
     size, from_mm = effective_size(catalogue, unit)
@@ -148,9 +152,7 @@ def cost_unit(catalogue: Catalogue, unit: NolimitsUnitBase) -> Costed[NolimitsUn
         house_rules=house,
         unpriced=list(unit.equipment),
     )
-    return Costed[NolimitsUnitDerived](
-        points=lines.total, breakdown=list(lines), derived=derived, issues=issues
-    )
+    return NolimitsCost(points=lines.total, breakdown=list(lines), derived=derived, issues=issues)
 
 
 def printed_definition(profile: PrintedProfile) -> dict[str, object]:
@@ -179,11 +181,11 @@ class Pricer:
             for profile in catalogue.profiles
         }
 
-    def cost(self, unit: NolimitsUnitBase) -> Costed[NolimitsUnitDerived]:
+    def cost(self, unit: NolimitsUnitBase) -> NolimitsCost:
         """The cached cost; callers copy its issues before changing their paths."""
         return self._by_json(unit.model_dump_json())
 
-    def _cost_json(self, definition: str) -> Costed[NolimitsUnitDerived]:
+    def _cost_json(self, definition: str) -> NolimitsCost:
         return cost_unit(self.catalogue, NolimitsUnitBase.model_validate_json(definition))
 
     def printed(self, profile_id: str) -> tuple[str, NolimitsUnitBase]:

@@ -58,7 +58,14 @@ class NolimitsRosterDerived(BaseModel):
     categories: list[NolimitsCategoryPoints]
 
 
-NolimitsResult = RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]
+class NolimitsEntryResult(EntryResult[NolimitsEntryDerived]):
+    """One roster entry once validated."""
+
+
+class NolimitsResult(RosterResult[NolimitsEntryDerived, NolimitsRosterDerived]):
+    """A validated No Limits roster."""
+
+    entries: list[NolimitsEntryResult]  # type: ignore[assignment]
 
 
 def placed(issues: list[Issue], path: str) -> list[Issue]:
@@ -137,7 +144,7 @@ def _specialists(
     return parts, issues
 
 
-def entry_result(pricer: Pricer, entry: Any, index: int) -> EntryResult[NolimitsEntryDerived]:
+def entry_result(pricer: Pricer, entry: Any, index: int) -> NolimitsEntryResult:
     catalogue = pricer.catalogue
     path = f"entries[{index}]"
     troopers, unit, formation, issues = _troopers(pricer, entry, path)
@@ -162,7 +169,7 @@ def entry_result(pricer: Pricer, entry: Any, index: int) -> EntryResult[Nolimits
         models=models,
         path=path,
     )
-    return EntryResult[NolimitsEntryDerived](
+    return NolimitsEntryResult(
         name=entry.name or (formation.name if formation else troopers.name),
         count=entry.count,
         unit_points=troopers.points_each,
