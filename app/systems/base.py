@@ -163,8 +163,11 @@ _FROZEN_COLOURS = {
 
 
 class SummaryLine(BaseModel):
-    """A roster entry as a reader sees it: the shape every export and the share page use."""
+    """A roster entry as a reader sees it: the shape every export and the share page use.
+    An entry may show as several lines (a No Limits unit, then its leader): `entry` says
+    which entry of the document a line belongs to."""
 
+    entry: int | None = Field(None, description="Index of the roster entry it shows.")
     name: str
     count: int
     points_each: int

@@ -143,6 +143,7 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         raise NotImplementedError
 
     def summary_lines(self, roster: RosterT, result: ResultT) -> list[SummaryLine]:
+        """The lines readers see; one per entry gets `entry` set here, else set it."""
         raise NotImplementedError
 
     def summary_extras(self, roster: RosterT, result: ResultT) -> list[SummaryExtra]:
@@ -173,6 +174,9 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         return example_rosters(self.data.examples, self.example_documents())
 
     def summarize(self, roster: RosterT, result: ResultT, /) -> RosterSummary:
+        lines = self.summary_lines(roster, result)
+        if len(lines) == len(result.entries) and all(line.entry is None for line in lines):
+            lines = [line.model_copy(update={"entry": i}) for i, line in enumerate(lines)]
         return RosterSummary(
             system=self.id,
             system_name=self.name,
@@ -180,7 +184,7 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
             points=result.points,
             points_limit=result.points_limit,
             valid=result.valid,
-            lines=self.summary_lines(roster, result),
+            lines=lines,
             budgets=self.budgets(roster, result),
             totals=self.totals(roster, result),
             extras=self.summary_extras(roster, result),

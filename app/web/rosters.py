@@ -169,21 +169,13 @@ def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) ->
 
 
 def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:
-    """The summary lines of each entry: one line each (DCSystem), or one group of lines each
-    (No Limits: troopers, then leader and specialists). Zipping entries with lines would give
-    a row the line of another entry as soon as one entry makes two lines."""
-    if summary is None:
-        return [[] for _ in range(entries)]
-    lines = summary.lines
-    if len(lines) == entries:
-        return [[line] for line in lines]
-    runs: list[list[SummaryLine]] = []
-    for line in lines:
-        if runs and line.group is not None and runs[-1][0].group == line.group:
-            runs[-1].append(line)
-        else:
-            runs.append([line])
-    return runs if len(runs) == entries else [[] for _ in range(entries)]
+    """The summary lines of each entry (a No Limits unit shows as its troopers, then its
+    leader and specialists), by the entry index each line carries."""
+    runs: list[list[SummaryLine]] = [[] for _ in range(entries)]
+    for line in summary.lines if summary is not None else []:
+        if line.entry is not None and 0 <= line.entry < entries:
+            runs[line.entry].append(line)
+    return runs
 
 
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:

@@ -151,7 +151,7 @@ class NolimitsSystem(
         self, roster: NolimitsRosterBase, result: NolimitsResult
     ) -> list[SummaryLine]:
         return [
-            line
+            line.model_copy(update={"entry": index})
             for index, entry in enumerate(result.entries)
             for line in summary_lines(self.data, index, entry)
         ]
