@@ -214,4 +214,4 @@ def test_home_lists_the_system_without_points(browser: TestClient) -> None:
     card = home[home.index('id="system-necrowarzone"') :]
     card = card[: card.index("</article>")]
     assert "/necrowarzone/createur" in card and "/necrowarzone/catalogue" in card
-    assert "Les Rats de la Ruche" in card and "points" not in card
+    assert "Les Rats de la Ruche (exemple Caserne)" in card and "points" not in card
