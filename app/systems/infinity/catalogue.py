@@ -136,6 +136,7 @@ def cross_check(catalogue: Catalogue) -> list[str]:
             for i, skill in enumerate(unit.skills)
             if skill not in skills
         ]
+        problems += duplicate_ids(f"{where}.options", [option.id for option in unit.options])
         for o, option in enumerate(unit.options):
             problems += [
                 f"{where}.options[{o}].equipment[{i}]: unknown equipment {item!r}"

@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from app.systems.base import Issue, error, warning
-from app.systems.infinity.engine import InfinityAvaLine, InfinityGroupOrders, swc_text
+from app.systems.infinity.engine import (
+    InfinityAvaLine,
+    InfinityGroupOrders,
+    duplicate_option_issues,
+    swc_text,
+)
 from app.systems.infinity.models import (
     AD_COMBAT_JUMP,
     InfinityEntry,
@@ -224,3 +229,25 @@ def medic_issues(medics: int) -> list[Issue]:
             "retirées du jeu (L130).",
         )
     ]
+
+
+def duplicate_unit_issues(units: Sequence[InfinityTrooper]) -> list[Issue]:
+    """Ids a list repeats: two troopers of `extras.units`, two options of one of them. The
+    first one counts; JSON Schema cannot say "unique by id", so these are issues rather
+    than refusals (decision 15)."""
+    issues = []
+    seen: set[str] = set()
+    for index, trooper in enumerate(units):
+        where = f"extras.units[{index}]"
+        if trooper.id in seen:
+            issues.append(
+                error(
+                    "duplicate_unit",
+                    f"Deux soldats de la liste ont l'identifiant « {trooper.id} » : seul le "
+                    "premier compte.",
+                    f"{where}.id",
+                )
+            )
+        seen.add(trooper.id)
+        issues += duplicate_option_issues(trooper, where)
+    return issues

@@ -91,6 +91,24 @@ def unknown_option(trooper: InfinityTrooper, option_id: str, path: str) -> Issue
     )
 
 
+def duplicate_option_issues(trooper: InfinityTrooper, where: str) -> list[Issue]:
+    """Two options of one trooper with one id: the first counts (decision 15)."""
+    issues = []
+    seen: set[str] = set()
+    for index, option in enumerate(trooper.options):
+        if option.id in seen:
+            issues.append(
+                error(
+                    "duplicate_option",
+                    f"{trooper.name} : deux options ont l'identifiant « {option.id} » : seule "
+                    "la première compte.",
+                    f"{where}.options[{index}].id",
+                )
+            )
+        seen.add(option.id)
+    return issues
+
+
 def cost_line(trooper: InfinityTrooper, option: InfinityTrooperOption) -> CostLine:
     label = f"{trooper.name} : {option.name}"
     if option.swc:
@@ -103,11 +121,15 @@ def cost_trooper(catalogue: Catalogue, request: InfinityCostRequest) -> Infinity
     trooper = request.unit
     option = trooper.option(request.option)
     derived = trooper_derived(catalogue.rules, trooper, option, request.option)
+    duplicates = duplicate_option_issues(trooper, "unit")
     if option is None:
-        issues = [unknown_option(trooper, request.option, "option")]
+        issues = [*duplicates, unknown_option(trooper, request.option, "option")]
         return InfinityTrooperCost(points=0, breakdown=[], derived=derived, issues=issues)
     return InfinityTrooperCost(
-        points=option.points, breakdown=[cost_line(trooper, option)], derived=derived, issues=[]
+        points=option.points,
+        breakdown=[cost_line(trooper, option)],
+        derived=derived,
+        issues=duplicates,
     )
 
 

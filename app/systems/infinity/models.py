@@ -4,7 +4,7 @@ Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 """
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Annotated, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -13,11 +13,9 @@ from pydantic import (
     Field,
     PlainSerializer,
     WithJsonSchema,
-    model_validator,
 )
 
 from app.systems.base import NO_NUL, integer
-from app.systems.building import duplicate_ids
 from app.systems.catalogued import RosterBase
 
 # Ids whose meaning the engine knows (api-v1.md, "### infinity"); other strings are free text.
@@ -137,14 +135,8 @@ class InfinityTrooper(Document):
     )
     options: list[InfinityTrooperOption] = Field(min_length=1, max_length=30)
 
-    @model_validator(mode="after")
-    def _option_ids_differ(self) -> Self:
-        problems = duplicate_ids("options", [option.id for option in self.options])
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
-
     def option(self, option_id: str) -> InfinityTrooperOption | None:
+        """The option of that id (the first, when a document repeats an id: an issue)."""
         return next((option for option in self.options if option.id == option_id), None)
 
 
@@ -175,13 +167,6 @@ class InfinityExtras(Document):
         default_factory=list, max_length=50, description="The player's own trooper types."
     )
     ava: bool = Field(True, description="False: an introductory game, AVA not enforced (L78).")
-
-    @model_validator(mode="after")
-    def _unit_ids_differ(self) -> Self:
-        problems = duplicate_ids("units", [unit.id for unit in self.units])
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
 
 
 class InfinityRoster(RosterBase):

@@ -11,6 +11,7 @@ from app.systems.infinity.checks import (
     Placed,
     ava_issues,
     availability,
+    duplicate_unit_issues,
     group_issues,
     group_orders,
     irregular_lieutenant_issues,
@@ -161,7 +162,8 @@ def validate_roster(catalogue: Catalogue, roster: InfinityRoster) -> InfinityRes
         medics=medics,
     )
     issues = (
-        points_issues(points, roster.points_limit)
+        duplicate_unit_issues(roster.extras.units)
+        + points_issues(points, roster.points_limit)
         + swc_issues(used, available, roster.points_limit, points)
         + lieutenant_issues(placed)
         + ava_issues(lines, roster.extras.ava)
