@@ -2,6 +2,7 @@
 
 from app.systems.nolimits.spec import SPEC as NOLIMITS
 
+from app.systems.bastos.spec import SPEC as BASTOS
 from app.systems.dcsystem.spec import SPEC as DCSYSTEM
 from app.systems.infinity.spec import SPEC as INFINITY
 from app.systems.necrowarzone.spec import SPEC as NECROWARZONE
@@ -11,5 +12,6 @@ SPECS: tuple[SystemSpec, ...] = (
     DCSYSTEM,
     NOLIMITS,
     INFINITY,
+    BASTOS,
     NECROWARZONE,
 )

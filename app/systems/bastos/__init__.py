@@ -1,0 +1,200 @@
+"""Pour quelques bastos de plus (`bastos`): no points, a figure sheet of exact dice odds."""
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.systems.base import PublishedProfile, SummaryLine, Total
+from app.systems.bastos.catalogue import Catalogue, cross_check, load_catalogue
+from app.systems.bastos.engine import (
+    BastosFigure,
+    BastosFigureCost,
+    BastosFigureDerived,
+    BastosWeaponOut,
+    Figure,
+    FigureCost,
+    FigureDerived,
+    cost_figure,
+)
+from app.systems.bastos.odds import BastosOddsAnswer, OddsAnswer, odds
+from app.systems.bastos.present import (
+    OPTIONAL_RULES,
+    BastosCatalogue,
+    BastosExampleOut,
+    BastosFigureOut,
+    BastosNoteOut,
+    BastosOptionalRuleOut,
+    BastosRepOut,
+    BastosWeaponItem,
+    figure_definition,
+    summary_lines,
+    summary_notes,
+    totals,
+)
+from app.systems.bastos.queries import BastosOddsQuery, OddsQuery
+from app.systems.bastos.roster import (
+    BandDerived,
+    BastosBandDerived,
+    BastosEntryBase,
+    BastosExtras,
+    BastosResult,
+    BastosRosterBase,
+    Extras,
+    example_document,
+    roster_models,
+    validate_roster,
+)
+from app.systems.building import build_engine
+from app.systems.catalogued import CatalogueSystem
+
+__all__ = [
+    "BandDerived",
+    "BastosBandDerived",
+    "BastosCatalogue",
+    "BastosEntryBase",
+    "BastosExtras",
+    "BastosFigure",
+    "BastosFigureCost",
+    "BastosFigureDerived",
+    "BastosOddsAnswer",
+    "BastosOddsQuery",
+    "BastosResult",
+    "BastosRosterBase",
+    "BastosSystem",
+    "BastosWeaponOut",
+    "Catalogue",
+    "Extras",
+    "Figure",
+    "FigureCost",
+    "FigureDerived",
+    "OddsAnswer",
+    "OddsQuery",
+    "build",
+    "cost_figure",
+    "cross_check",
+    "example_document",
+    "load_catalogue",
+    "odds",
+    "roster_models",
+    "validate_roster",
+]
+
+
+class BastosSystem(
+    CatalogueSystem[
+        Catalogue, BastosFigure, BastosRosterBase, BaseModel, BastosFigureCost, BastosResult
+    ]
+):
+    """Pour quelques bastos de plus, built from its checked catalogue: no points, no score."""
+
+    id = "bastos"
+    has_points = False
+    catalogue_model = BastosCatalogue
+    cost_response_model = BastosFigureCost
+    validate_response_model = BastosResult
+    odds_model = BastosOddsQuery
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__(catalogue)
+        self.unit_model = BastosFigure
+        self.entry_model, self.roster_model = roster_models(catalogue)
+        # A sheet is a pure function of (rep, leader, star, weapon): bands repeat figures.
+        self._cached_cost = lru_cache(maxsize=4096)(self._cost)
+
+    def cost(self, unit: BastosFigure, /) -> BastosFigureCost:
+        return self._cached_cost(unit.rep, unit.leader, unit.star, unit.weapon)
+
+    def _cost(self, rep: int, leader: bool, star: bool, weapon: str | None) -> BastosFigureCost:
+        figure = BastosFigure(rep=rep, leader=leader, star=star, weapon=weapon)
+        return cost_figure(self.data, figure)
+
+    def validate(self, roster: BastosRosterBase, /) -> BastosResult:
+        return validate_roster(self.data, roster)
+
+    def odds(self, query: BastosOddsQuery) -> BastosOddsAnswer:
+        """« Quelles sont mes chances ? »: one test, for one figure in one situation."""
+        return odds(self.data, query.root)
+
+    def build_catalogue(self) -> BastosCatalogue:
+        data = self.data
+        weapon_fields = {"id", "name", "range_cm", "rate", "spread_cm", "impact", "class_"}
+        return BastosCatalogue(
+            name=self.name,
+            rules_version=self.rules_version,
+            catalogue_version=self.catalogue_version,
+            weapons=[
+                BastosWeaponItem.model_validate(
+                    {**weapon.model_dump(include=weapon_fields), "source": weapon.source}
+                )
+                for weapon in data.weapons
+            ],
+            reps=[
+                BastosRepOut(
+                    id=f"rep_{level.rep}",
+                    name=level.name,
+                    rep=level.rep,
+                    text=level.text,
+                    source=level.source,
+                )
+                for level in data.reps
+            ],
+            figures=[
+                BastosFigureOut(
+                    **figure.model_dump(include={"id", "name", "rep", "leader", "star", "weapon"}),
+                    definition=figure_definition(data, figure.id),
+                    note=figure.note,
+                    source=figure.source,
+                )
+                for figure in data.figures
+            ],
+            optional_rules=[
+                BastosOptionalRuleOut(id=rule_id, name=name)
+                for rule_id, name in OPTIONAL_RULES.items()
+            ],
+            examples=[
+                BastosExampleOut(
+                    id=example.id,
+                    name=example.name,
+                    document=BastosRosterBase.model_validate(document),
+                    source=example.source,
+                    note=example.note,
+                )
+                for example, document in zip(data.examples, self.example_documents(), strict=True)
+            ],
+            notes=[
+                BastosNoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes
+            ],
+        )
+
+    def published_profiles(self) -> Sequence[PublishedProfile]:
+        """The text's figures, as samples to start from: no points, so 0 and 0."""
+        return [
+            PublishedProfile(
+                id=figure.id,
+                name=figure.name,
+                points=0,
+                computed_points=0,
+                discrepancies=[],
+                definition=figure_definition(self.data, figure.id).model_dump(mode="json"),
+            )
+            for figure in self.data.figures
+        ]
+
+    def example_documents(self) -> list[dict[str, Any]]:
+        return [example_document(self.data, example) for example in self.data.examples]
+
+    def summary_lines(self, roster: BastosRosterBase, result: BastosResult) -> list[SummaryLine]:
+        return summary_lines(self.data, roster, result)
+
+    def summary_notes(self, roster: BastosRosterBase, result: BastosResult) -> list[str]:
+        return summary_notes(roster)
+
+    def totals(self, roster: BastosRosterBase, result: BastosResult) -> list[Total]:
+        return totals(result)
+
+
+def build(data: dict[str, Any]) -> BastosSystem | list[str]:
+    """The engine, or every problem found in the catalogue data."""
+    return build_engine(data, Catalogue, cross_check, BastosSystem)

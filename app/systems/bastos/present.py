@@ -1,0 +1,199 @@
+"""What the Bastos API and pages show: the catalogue (every item with id, name, kind), the
+summary lines of a band (badges, the weapon's row, the Rep test) and its totals.
+
+No points anywhere: a summary has no budget, its `totals` say what a band is made of.
+"""
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.systems.base import Badge, SummaryLine, Total
+from app.systems.bastos.catalogue import Catalogue, Weapon
+from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
+from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
+
+OPTIONAL_RULES = {
+    "beaucoup_de_joueurs": "Beaucoup de joueurs",
+    "beaucoup_de_figurines": "Beaucoup de figurines",
+    "porter_les_blesses": "Porter les blessés",
+    "abreger_les_tirs": "Abréger les tirs interminables",
+    "zombies": "Quelques règles pour jouer zombies",
+}
+
+
+class BastosWeaponItem(BastosWeaponOut):
+    """A row of the weapon table (L13-71) as the catalogue lists it."""
+
+    kind: Literal["arme"] = "arme"
+    source: str
+
+
+class BastosRepOut(BaseModel):
+    id: str = Field(description="rep_3, rep_4, rep_5.")
+    name: str = Field(description="« Bleu », « Fiable », « Vétéran » (L11).")
+    kind: Literal["rep"] = "rep"
+    rep: int
+    text: str
+    source: str
+
+
+class BastosFigureOut(BaseModel):
+    """A figure of the text's examples; `definition` is the body POST .../cost takes."""
+
+    id: str
+    name: str
+    kind: Literal["figurine"] = "figurine"
+    rep: int
+    leader: bool
+    star: bool
+    weapon: str | None
+    points: int = Field(0, description="No points in Bastos.")
+    definition: BastosFigure
+    note: str
+    source: str
+
+
+class BastosExampleOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["exemple"] = "exemple"
+    printed_total: int = Field(0, description="No points in Bastos.")
+    document: BastosRosterBase
+    source: str
+    note: str
+
+
+class BastosNoteOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
+class BastosOptionalRuleOut(BaseModel):
+    id: str
+    name: str
+    kind: Literal["regle_optionnelle"] = "regle_optionnelle"
+
+
+class BastosCatalogue(BaseModel):
+    system: Literal["bastos"] = "bastos"
+    name: str
+    rules_version: str
+    catalogue_version: str
+    has_points: Literal[False] = False
+    weapons: list[BastosWeaponItem]
+    reps: list[BastosRepOut]
+    figures: list[BastosFigureOut]
+    optional_rules: list[BastosOptionalRuleOut]
+    examples: list[BastosExampleOut]
+    notes: list[BastosNoteOut] = Field(
+        description="Caserne's decisions where the text is silent or contradicts itself."
+    )
+
+
+def figure_definition(catalogue: Catalogue, figure_id: str) -> BastosFigure:
+    sample = catalogue.figure(figure_id)
+    return BastosFigure(
+        rep=sample.rep, leader=sample.leader, star=sample.star, weapon=sample.weapon
+    )
+
+
+def percent(probability: str) -> str:
+    """ "4/9" → "44 %" (French spacing; "< 1 %" rather than a misleading 0)."""
+    value = Fraction(probability)
+    if 0 < value < Fraction(1, 200):
+        return "< 1 %"
+    return f"{round(value * 100)} %"
+
+
+def odds_text(probability: str) -> str:
+    """ "4/9" → "4/9 (44 %)"."""
+    return f"{probability} ({percent(probability)})"
+
+
+def rep_test_text(rep_test: Mapping[Any, str]) -> str:
+    """ "2 réussites 4/9 (44 %), 1 réussite 4/9 (44 %), 0 réussite 1/9 (11 %)"."""
+    labels = {"2": "2 réussites", "1": "1 réussite", "0": "0 réussite"}
+    return ", ".join(f"{labels[key]} {odds_text(rep_test[key])}" for key in ("2", "1", "0"))
+
+
+def weapon_row(weapon: Weapon | BastosWeaponOut) -> str:
+    """The weapon's row as the table prints it: portée, taux (écart), impact, classe."""
+    if weapon.rate is None:
+        return f"corps à corps, impact {weapon.impact}"
+    spread = f" ({weapon.spread_cm:g} cm)".replace(".", ",") if weapon.spread_cm else ""
+    klass = f", classe {weapon.class_}" if weapon.class_ is not None else ""
+    return f"portée {weapon.range_cm} cm, taux {weapon.rate}{spread}, impact {weapon.impact}{klass}"
+
+
+def weapon_text(weapon: Weapon | BastosWeaponOut) -> str:
+    """ "Mitraillette : portée 60 cm, taux 3 (7,5 cm), impact 3, classe 4"."""
+    return f"{weapon.name} : {weapon_row(weapon)}"
+
+
+def figure_badges(figure: BastosFigure, catalogue: Catalogue) -> list[Badge]:
+    badges = [Badge(text=f"Rep {figure.rep}", kind="rep")]
+    if figure.leader:
+        badges.append(Badge(text="Chef", kind="leader", colour="#1f5fa8"))
+    if figure.star:
+        badges.append(Badge(text="Star", kind="star", colour="#b7950b"))
+    weapon = catalogue.weapon(figure.weapon).name if figure.weapon else "Désarmé"
+    badges.append(Badge(text=weapon, kind="weapon"))
+    return badges
+
+
+def summary_lines(
+    catalogue: Catalogue, roster: BastosRosterBase, result: BastosResult
+) -> list[SummaryLine]:
+    lines = []
+    for entry, entry_result in zip(roster.entries, result.entries, strict=True):
+        figure, _name = entry_figure(catalogue, entry)
+        derived = entry_result.derived
+        details = [weapon_row(derived.weapon)] if derived.weapon else []
+        test = "Test de Rep, dé de leader" if derived.leader else "Test de Rep"
+        details.append(f"{test} : {rep_test_text(derived.rep_test)}")
+        lines.append(
+            SummaryLine(
+                name=entry_result.name,
+                count=entry_result.count,
+                points_each=0,
+                points=0,
+                badges=figure_badges(figure, catalogue),
+                details=details,
+                issues=entry_result.issues,
+            )
+        )
+    return lines
+
+
+def totals(result: BastosResult) -> list[Total]:
+    """Figures, total Rep, Rep distribution, leaders, stars, weapon classes."""
+    band = result.derived
+    spread = " · ".join(f"Rep {rep} ×{count}" for rep, count in band.rep_distribution.items())
+    classes = [f"classe {klass} ×{count}" for klass, count in band.weapon_classes.items()]
+    classless = band.figures - sum(band.weapon_classes.values())
+    if classless and band.figures:
+        classes.append(f"sans classe ×{classless}")
+    found = [
+        Total(label="Figurines", value=str(band.figures)),
+        Total(label="Rep totale", value=str(band.rep_total)),
+        Total(label="Répartition des Rep", value=spread or "aucune"),
+        Total(label="Leaders", value=str(band.leaders)),
+        Total(label="Stars", value=str(band.stars)),
+        Total(label="Classes d'armes", value=" · ".join(classes) or "aucune"),
+    ]
+    return found
+
+
+def summary_notes(roster: BastosRosterBase) -> list[str]:
+    notes = []
+    if roster.extras.objective:
+        notes.append(f"Objectif : {roster.extras.objective}")
+    if roster.extras.optional_rules:
+        rules = ", ".join(OPTIONAL_RULES[rule] for rule in roster.extras.optional_rules)
+        notes.append(f"Règles optionnelles : {rules}")
+    return notes
