@@ -1,17 +1,48 @@
-"""Markdown (CommonMark): user text is escaped, so it cannot add links, HTML or emphasis."""
+"""Markdown (CommonMark): user text is escaped, so it cannot add links, HTML or emphasis.
+
+Only what CommonMark may read as markup is escaped, where it may: "SG-1" stays "SG-1",
+"Dices & Colors" stays as written. Lines inside an entry end with a hard line break."""
 
 import re
 
 from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
 from app.systems.base import RosterSummary
 
-# Every ASCII punctuation character CommonMark may give a meaning to is backslash-escaped:
-# "\<" cannot open an HTML tag, "\[" cannot open a link, "\&" cannot start an entity.
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+# Anywhere in a line: code spans, emphasis, links and images, HTML and autolinks (both
+# angle brackets, so that no raw tag reaches a forum's filter), GFM strikethrough and tables.
+_INLINE = re.compile(r"([\\`*_\[\]<>~|])")
+# "&amp;", "&#33;": an entity reference would be decoded.
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+# At the start of a line: headings, block quotes, list items, thematic breaks, setext
+# underlines, indented code is avoided by `one_line` (no leading spaces).
+_LINE_START = re.compile(r"^(#|>|[-+=]|(\d{1,9})([.)]))")
+# A heading's closing sequence: "# SG #" would lose its last "#".
+_CLOSING_HASHES = re.compile(r"(\s)(#+)$")
+# Rule references such as "(L155-156)" or ", L157-162)" are for the rules' readers.
+_REFERENCES = re.compile(
+    r"\s*\(L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*\)|,\s*L\d+(?:[-–]\d+)?(?=\))"
+)
+HARD_BREAK = "\\"
 
 
-def escape(text: str) -> str:
-    return _SPECIAL.sub(r"\\\1", one_line(text))
+def escape(text: str, *, line_start: bool = False) -> str:
+    """`text` as literal Markdown; `line_start` when it opens a line (block syntax)."""
+    escaped = _ENTITY.sub(r"\\&", _INLINE.sub(r"\\\1", one_line(text)))
+    if line_start:
+        escaped = _LINE_START.sub(
+            lambda m: f"{m.group(2)}\\{m.group(3)}" if m.group(2) else f"\\{m.group(1)}", escaped
+        )
+    return _CLOSING_HASHES.sub(r"\1\\\2", escaped)
+
+
+def without_references(text: str) -> str:
+    return _REFERENCES.sub("", text)
+
+
+def _entry(head: str, more: list[str]) -> list[str]:
+    """A list item: its first line, then each further line after a hard line break."""
+    lines = [head, *(f"  {line}" for line in more)]
+    return [line + HARD_BREAK for line in lines[:-1]] + [lines[-1]]
 
 
 def to_markdown(summary: RosterSummary, url: str) -> str:
@@ -26,18 +57,26 @@ def to_markdown(summary: RosterSummary, url: str) -> str:
             out += ["", f"## {escape(line.group)}", ""]
         group = line.group
         cost = cost_text(line, summary)
-        out.append(f"- **{line.count} × {escape(line.name)}**" + (f" — {cost}" if cost else ""))
-        details = [escape(d) for d in line.details if d] + [escape(b.text) for b in line.badges]
+        head = f"- **{line.count} × {escape(line.name)}**" + (f" — {cost}" if cost else "")
+        more = []
+        details = [d for d in line.details if d] + [b.text for b in line.badges]
         if details:
-            out.append(f"  {' — '.join(details)}")
-        out += [f"  *Règle maison : {escape(rule)}*" for rule in line.house_rules]
-        out += [f"  *{issue_prefix(i.severity)} : {escape(i.message)}*" for i in line.issues]
+            more.append(escape(" — ".join(details), line_start=True))
+        more += [f"*Règle maison : {escape(rule)}*" for rule in line.house_rules]
+        more += [
+            f"*{issue_prefix(i.severity)} : {escape(without_references(i.message))}*"
+            for i in line.issues
+        ]
+        out += _entry(head, more)
     if summary.extras:
         out.append("")
         out += [f"- **{escape(extra.label)}** — {extra.points} pts" for extra in summary.extras]
     if summary.issues:
         out.append("")
-        out += [f"> {issue_prefix(i.severity)} : {escape(i.message)}" for i in summary.issues]
+        out += [
+            f"> {issue_prefix(i.severity)} : {escape(without_references(i.message))}"
+            for i in summary.issues
+        ]
     if summary.notes:
         out.append("")
         out += [f"*{escape(note)}*" for note in summary.notes]

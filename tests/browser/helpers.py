@@ -41,3 +41,14 @@ def type_and_leave(field: Locator, text: str) -> None:
     """Types into a field, then tabs out of it, which fires its `change` event."""
     field.fill(text)
     field.press("Tab")
+
+
+def open_new_list(page: Page, system: str, example: str | None = None) -> str:
+    """Creates a list as the home page's buttons do (this context keeps its edit cookie),
+    opens its editor and returns the editor's path."""
+    form = {"system": system} | ({"example": example} if example else {})
+    response = page.request.post("/listes", form=form, max_redirects=0)
+    assert response.status == 303, response.status
+    path = response.headers["location"]
+    page.goto(path)
+    return path

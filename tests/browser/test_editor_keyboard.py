@@ -3,18 +3,16 @@
 htmx sends the focused submit button with a form's next request; the editor saves on
 `change`, which fires as the focus moves on, often onto "Ajouter" or "Partager"."""
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import open_new_list
 
 pytestmark = pytest.mark.browser
 
 
 def test_tab_from_a_field_onto_a_button_saves_without_pressing_it(page: Page) -> None:
-    page.goto("/")
-    page.locator("#system-nolimits").get_by_role("button", name="Nouvelle liste").click()
-    page.wait_for_url(re.compile(r".*/r/[0-9a-f]+$"))
+    open_new_list(page, "nolimits")
     roster_url = page.url
 
     def saved(response: object) -> bool:

@@ -12,6 +12,7 @@ from tests.browser.helpers import (
     assert_same_document,
     htmx_post,
     mark_document,
+    open_new_list,
     type_and_leave,
 )
 
@@ -256,7 +257,7 @@ def test_creator_works_without_javascript(new_context: Callable[..., BrowserCont
     page = new_context(java_script_enabled=False).new_page()
     page.goto("/dcsystem/createur")
     calculate = page.get_by_role("button", name="Calculer")
-    expect(calculate).to_be_visible()  # inside <noscript>: shown when scripts are off
+    expect(calculate).to_be_visible()  # the form's default button, shown when scripts are off
     capacities = page.locator("#items-capacite")
     capacities.get_by_label("Élite").check()
     capacities.get_by_label("Soin").check()
@@ -280,10 +281,7 @@ def test_creator_works_without_javascript(new_context: Callable[..., BrowserCont
 
 def test_bad_points_limit_is_explained_next_to_the_field(page: Page) -> None:
     page.add_init_script(TRACK_HTMX)
-    page.goto("/")
-    page.locator("#system-dcsystem").get_by_role("button", name="Nouvelle liste").click()
-    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
-    roster_path = urlsplit(page.url).path
+    roster_path = open_new_list(page, "dcsystem")
     mark_document(page)
 
     roster_name = page.locator("#roster-name")
@@ -295,7 +293,7 @@ def test_bad_points_limit_is_explained_next_to_the_field(page: Page) -> None:
         response = htmx_post(page, roster_path, lambda bad=bad: type_and_leave(points_limit, bad))
         assert response.status == 422
         # The message sits right after the field; what was typed is all still there.
-        expect(limit_error).to_have_text("Valeur trop petite")
+        expect(limit_error).to_have_text("Format (points) : nombre entier entre 1 et 100000")
         expect(limit_error).to_have_attribute("role", "alert")
         expect(flash).to_have_text("Modification non enregistrée : corrigez les champs signalés.")
         expect(points_limit).to_have_value(bad)

@@ -202,7 +202,7 @@ def test_create_the_titan_build_a_company_share_and_score(page: Page, live_serve
     htmx_post(page, roster_path, lambda: add_button.click())
     expect(page.locator("tr.entry")).to_have_count(2)
     section = page.locator("#entry-1")
-    expect(page.locator("#entry-1-name")).to_have_attribute("placeholder", "Fantassin")
+    expect(page.locator("#entry-1-name")).to_have_attribute("placeholder", "Section de fantassins")
     expect(page.locator("#entry-1-count")).to_have_value("4")
     expect(total).to_have_text(str(350 + 4 * 28))
 

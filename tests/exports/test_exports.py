@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from app.exports import to_bbcode, to_markdown, to_text
+from app.exports.markdown import escape
 from app.systems.base import GameSystem, RosterSummary
 
 URL = "https://caserne.example/s/abcd2345"
@@ -68,7 +69,7 @@ def test_text_export(sg_sheet: RosterSummary) -> None:
 def test_markdown_export(sg_sheet: RosterSummary) -> None:
     markdown = to_markdown(sg_sheet, URL)
     assert markdown.startswith(
-        "# Feuille de bataille SG\n\n*Dices \\& Colors System — Stargate's War*\n"
+        "# Feuille de bataille SG\n\n*Dices & Colors System — Stargate's War*\n"
     )
     assert "- **3 × Membre groupe SG** — 30 pts chacun, 90 pts" in markdown
     assert markdown.endswith(f"[Voir cette liste sur Caserne]({URL})\n")
@@ -112,7 +113,52 @@ def test_user_text_cannot_open_bbcode_tags(dcsystem: GameSystem) -> None:
 def test_user_text_cannot_inject_markdown_or_html(dcsystem: GameSystem) -> None:
     markdown = to_markdown(hostile_summary(dcsystem), URL)
     assert "<script>" not in markdown
-    assert "\\<script\\>alert\\(1\\)\\</script\\>" in markdown
-    assert "\\[url=http://evil\\.example\\]" in markdown
+    assert "\\<script\\>alert(1)\\</script\\>" in markdown
+    assert "\\[url=http://evil.example\\]" in markdown
     assert "\\*gras\\*" in markdown
     assert markdown.count("](") == 1  # the link back is the only link
+
+
+def test_markdown_escapes_only_what_commonmark_reads_as_markup() -> None:
+    assert escape("Équipe SG-1 (Dices & Colors)") == "Équipe SG-1 (Dices & Colors)"
+    assert escape("a *b* _c_ `d` [e](f) <g> ~~h~~ |i|") == (
+        "a \\*b\\* \\_c\\_ \\`d\\` \\[e\\](f) \\<g\\> \\~\\~h\\~\\~ \\|i\\|"
+    )
+    assert escape("&amp; &#33; & x") == "\\&amp; \\&#33; & x"
+    # Block syntax only where a line starts.
+    assert escape("- liste", line_start=True) == "\\- liste"
+    assert escape("# titre", line_start=True) == "\\# titre"
+    assert escape("> cité", line_start=True) == "\\> cité"
+    assert escape("1. un", line_start=True) == "1\\. un"
+    assert escape("a - b # c") == "a - b # c"
+    assert escape("Escouade #") == "Escouade \\#"  # not a heading's closing sequence
+
+
+def test_markdown_entry_lines_break_and_keep_rule_references_out(sg_sheet: RosterSummary) -> None:
+    markdown = to_markdown(sg_sheet, URL)
+    head = "- **3 × Membre groupe SG** — 30 pts chacun, 90 pts"
+    start = markdown.index(head)
+    entry = markdown[start : markdown.index("\n- ", start + 1)].splitlines()
+    assert entry[0] == head + "\\"  # a hard line break inside the entry
+    assert entry[1].startswith("  Niveau ")
+    issue = RosterSummary.model_validate(
+        {
+            **sg_sheet.model_dump(),
+            "lines": [
+                {
+                    **sg_sheet.lines[0].model_dump(),
+                    "issues": [
+                        {
+                            "severity": "error",
+                            "code": "missing_cu",
+                            "message": "« Laser » : pas de CU (L155-156) ; portée (PC, L157-162).",
+                            "path": "entries[0]",
+                        }
+                    ],
+                }
+            ],
+        }
+    )
+    text = to_markdown(issue, URL)
+    assert "*Erreur : « Laser » : pas de CU ; portée (PC).*" in text
+    assert "L155" not in text and "L157" not in text

@@ -31,12 +31,10 @@ def _band(form: FormData, prefix: str) -> list[Any] | None:
     return [distance, modifier if modifier is not None else 0]
 
 
-def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
-    """One row of the inline weapon table, or None when its name is blank."""
+def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
+    """One row of the inline weapon table, as typed (a row without a name is ignored)."""
     key = f"w{index}"
     name = _text(form, f"{key}-name", 60)
-    if not name:
-        return None
     weapon: dict[str, Any] = {
         "name": name,
         "melee": bool(form.get(f"{key}-melee")),
@@ -98,10 +96,13 @@ class NolimitsPages(SystemPages):
             "size_mm": None,
             "catalogue_weapons": {},
             "weapons": [],
+            "typed_weapons": [],
             "weapon_rows": WEAPON_ROWS,
             "abilities": [],
             "house_rules": [],
+            "typed_house_rules": [],
             "vehicle": None,
+            "typed_vehicle": None,
             "equipment": "",
             "category": "",
         }
@@ -113,21 +114,24 @@ class NolimitsPages(SystemPages):
         rows = min(max(rows if isinstance(rows, int) else WEAPON_ROWS, 1), 12)
         if form.get("action") == "more_weapons":
             rows += 1
-        vehicle = None
-        if form.get("vehicle"):
-            vehicle = {
-                "type": _text(form, "vehicle-type"),
-                "crew": int_or_raw(form.get("vehicle-crew")) or 0,
-                "crew_roles": _text(form, "vehicle-crew_roles"),
-                "passengers": int_or_raw(form.get("vehicle-passengers")) or 0,
+        typed_vehicle = {
+            "type": _text(form, "vehicle-type"),
+            "crew": int_or_raw(form.get("vehicle-crew")) or 0,
+            "crew_roles": _text(form, "vehicle-crew_roles"),
+            "passengers": int_or_raw(form.get("vehicle-passengers")) or 0,
+        }
+        typed_rules = [
+            {
+                "name": _text(form, f"h{index}-name", 60),
+                "points": int_or_raw(form.get(f"h{index}-points")),
             }
-        house_rules = []
-        for index in range(HOUSE_RULE_ROWS):
-            name = _text(form, f"h{index}-name", 60)
-            if name:
-                house_rules.append(
-                    {"name": name, "points": int_or_raw(form.get(f"h{index}-points"))}
-                )
+            for index in range(HOUSE_RULE_ROWS)
+        ]
+        house_rules = [rule for rule in typed_rules if rule["name"]]
+        vehicle = typed_vehicle if form.get("vehicle") else None
+        # The page is morphed to what the server renders: rows not (yet) part of the unit,
+        # a weapon without a name, keep what was typed in them.
+        typed_weapons = [_weapon_row(form, index) for index in range(rows)]
         return self._values(
             name=_text(form, "name"),
             profile={code: int_or_raw(form.get(f"p-{code}")) for code in CHARACTERISTICS},
@@ -138,11 +142,14 @@ class NolimitsPages(SystemPages):
                 for weapon_id in self.engine.data.by_id.weapons
                 if isinstance(count := int_or_raw(form.get(f"cw-{weapon_id}")), int) and count > 0
             },
-            weapons=[w for index in range(rows) if (w := _weapon_row(form, index)) is not None],
+            weapons=[weapon for weapon in typed_weapons if weapon["name"]],
+            typed_weapons=typed_weapons,
             weapon_rows=rows,
             abilities=[str(a) for a in form.getlist("abilities")],
             house_rules=house_rules,
+            typed_house_rules=typed_rules,
             vehicle=vehicle,
+            typed_vehicle=typed_vehicle,
             equipment=_text(form, "equipment", 300),
             category=_text(form, "category"),
         )
