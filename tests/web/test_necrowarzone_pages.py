@@ -61,6 +61,8 @@ def test_catalogue_tables_and_sample_figures(browser: TestClient) -> None:
         "command-radius": "8",
     }
     assert "Décisions de Caserne" in page and 'id="note-un_seul_chef"' in page
+    # The shooting helper opens on CT 3 and nothing else: L39 gives 4.
+    assert "<strong data-roll>4+</strong>" in page
     main = page.split("<main", 1)[1].split("</main>", 1)[0]
     assert not re.search(r"\bpts\b|\d points", main)
 

@@ -76,6 +76,8 @@ class NecrowarzonePages(SystemPages):
             "covers": [m for m in cat.modifiers if m.group == "couvert"],
             "conditions": [m for m in cat.modifiers if m.group == "condition"],
             "shot_form": SHOT_DEFAULTS,
+            # The helper opens on a shot already worked out: CT 3, nothing else (4+).
+            "shot": self.engine.shoot(self.shot_model(SHOT_DEFAULTS)),
             "percent": percent,
             "roll_text": roll_text,
         }
@@ -155,9 +157,9 @@ class NecrowarzonePages(SystemPages):
             }
             status = 200
             try:
-                request_model = NecrowarzoneShotRequest.model_validate(self.shot_request(values))
-                context["shot"] = self.engine.shoot(request_model)
+                context["shot"] = self.engine.shoot(self.shot_model(values))
             except ValidationError as exc:
+                context["shot"] = None
                 context["shot_error"] = "; ".join(dict.fromkeys(field_errors(exc).values()))
                 status = 422
             # The whole catalogue page without JavaScript, the helper's block with HTMX.
@@ -183,13 +185,15 @@ class NecrowarzonePages(SystemPages):
         }
 
     @staticmethod
-    def shot_request(values: dict[str, Any]) -> dict[str, Any]:
+    def shot_model(values: dict[str, Any]) -> NecrowarzoneShotRequest:
         """The API's shot request from the form: the cover radio is one more modifier."""
         cover = [values["cover"]] if values["cover"] else []
-        return {
-            "ct": values["ct"],
-            "modifiers": cover + values["conditions"],
-            "target_took_cover": values["target_took_cover"],
-            "aim_actions": values["aim_actions"],
-            "weapon_modifier": values["weapon_modifier"],
-        }
+        return NecrowarzoneShotRequest.model_validate(
+            {
+                "ct": values["ct"],
+                "modifiers": cover + values["conditions"],
+                "target_took_cover": values["target_took_cover"],
+                "aim_actions": values["aim_actions"],
+                "weapon_modifier": values["weapon_modifier"],
+            }
+        )
