@@ -135,6 +135,9 @@ def test_creator_previews_the_chosen_option(browser: TestClient) -> None:
     assert "Hoplite d&#39;essai : Lance-missiles (SWC 1,5)" in fragment
     assert "3 mines" in fragment  # L117
     assert "AD : Combat Jump" in fragment
+    assert "AVA : 2" in fragment
+    total = browser.post("/infinity/createur", data={**HOPLITE, "ava": "Total"}, headers=HTMX)
+    assert "AVA : Total" in total.text  # L79
     lieutenant = browser.post(
         "/infinity/createur", data={**HOPLITE, "chosen": "1"}, headers=HTMX
     ).text
@@ -144,7 +147,8 @@ def test_creator_previews_the_chosen_option(browser: TestClient) -> None:
 def test_creator_refuses_a_swc_finer_than_halves(browser: TestClient) -> None:
     response = browser.post("/infinity/createur", data={**HOPLITE, "o2-swc": "0,3"}, headers=HTMX)
     assert response.status_code == 422
-    assert 'class="field-error"' in response.text
+    errors = re.findall(r'class="field-error"[^>]*>([^<]*)<', response.text)
+    assert len(errors) == 1 and "swc" in errors[0].lower()  # « Option « Lance-missiles » : SWC…
     assert "Corrigez les champs signalés" in response.text
 
 

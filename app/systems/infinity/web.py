@@ -39,7 +39,6 @@ DEFAULT_TROOPER: dict[str, Any] = {
     "orders": "regular",
     "impetuous": False,
     "ava": None,
-    "ava_total": True,
     "skills": [],
     "free_skills": "",
     "options": [
@@ -94,6 +93,12 @@ def _swc(value: Any) -> Any:
         return float(text)
     except ValueError:
         return text
+
+
+def _ava(value: Any) -> Any:
+    """AVA as typed: a number, or Total (also left blank)."""
+    text = str(value or "").strip()
+    return None if text.lower() in ("", "total", "t") else int_or_raw(text)
 
 
 def _group_of(form: FormData, index: int) -> int:
@@ -172,8 +177,7 @@ class InfinityPages(SystemPages):
             },
             "orders": "irregular" if form.get("orders") == "irregular" else "regular",
             "impetuous": bool(form.get("impetuous")),
-            "ava": int_or_raw(form.get("ava")),
-            "ava_total": bool(form.get("ava_total")),
+            "ava": _ava(form.get("ava")),
             "skills": [s for s in (str(v) for v in form.getlist("skills")) if s in KNOWN_SKILLS],
             "free_skills": _text(form, "free_skills", 300),
             "options": options,
@@ -213,7 +217,7 @@ class InfinityPages(SystemPages):
             "name": name,
             "orders": values["orders"],
             "impetuous": values["impetuous"],
-            "ava": None if values["ava_total"] or values["ava"] is None else values["ava"],
+            "ava": values["ava"],
             "profile": {
                 "MOV": [profile["MOV1"], profile["MOV2"]],
                 **{key: profile[key] for key in ATTRIBUTES},
