@@ -249,3 +249,23 @@ def test_editor_introductory_game_and_share(browser: TestClient) -> None:
     bbcode = browser.get(f"{shared.headers['hx-redirect']}.bbcode").text
     assert "[u]GROUPE 1 — 3 figurines · 0 ordre, 3 irréguliers[/u]\n" in bbcode
     assert "Partie d'initiation : la Disponibilité (AVA) n'est pas appliquée (L78)." in bbcode
+
+
+def test_editor_removes_the_line_the_player_saw(browser: TestClient) -> None:
+    """A removal keeps the displayed order, even when a group select changed with it."""
+    created = browser.post(
+        "/listes", data={"system": "infinity", "example": "compagnie_de_brumeval"}
+    )
+    location = created.headers["location"]
+    form = form_of(browser.get(location).text)
+    assert form["entry-2-ref"].startswith(
+        '{"unit": "garde_de_brumeval", "option": "lance_grenades"'
+    )
+    page = browser.post(
+        location, data={**form, "entry-0-group": "2", "action": "remove:2"}, headers=HTMX
+    ).text
+    after = form_of(page)
+    refs = [after[f"entry-{i}-ref"] for i in range(13)]
+    assert 'name="entry-13-ref"' not in page
+    assert sum('"option": "lance_grenades"' in ref for ref in refs) == 1  # group 2's stays
+    assert refs[0].startswith('{"unit": "sergent_veteran", "option": "fusil_lourd_lt", "group": 2')
