@@ -234,8 +234,8 @@ def test_openapi_names_and_operation(client: TestClient) -> None:
 
 BBCODE = """\
 [b]Les Impériaux[/b] — Pour quelques bastos de plus
-[b]Total : Figurines : 3, Rep totale : 10, Répartition des Rep : Rep 3 ×2 · Rep 4 ×1, \
-Leaders : 1, Stars : 0, Classes d'armes : classe 4 ×2 · classe 2 ×1[/b]
+[b]Total : Figurines : 3, Rep totale : 10, Figurines de Rep 3 : 2, Figurine de Rep 4 : 1, \
+Leader : 1, Star : 0, Armes de classe 4 : 2, Arme de classe 2 : 1[/b]
 
 [b]1 × Sergent Rooko[/b]
 portée 30 cm, taux 2 (5 cm), impact 2, classe 2 — Test de Rep, dé de leader : 2 réussites \
@@ -278,6 +278,6 @@ def test_stored_band_share_and_exports(client: TestClient) -> None:
     assert snapshot["summary"]["budgets"] == []
     assert [t["label"] for t in snapshot["summary"]["totals"]][:2] == ["Figurines", "Rep totale"]
     page = client.get(f"/s/{code}").text
-    assert "<strong>10</strong> Rep totale" in page
+    assert re.search(r"<strong>10</strong> Rep totale|Rep totale : <strong>10</strong>", page)
     main = page.split("<main", 1)[1].split("</main>", 1)[0]
     assert " pts" not in main and not re.search(r"(?<!\d)0 points", main)

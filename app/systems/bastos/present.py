@@ -170,22 +170,30 @@ def summary_lines(
     return lines
 
 
+def _noun(count: int, singular: str, plural: str) -> Total:
+    """A total that reads both ways: "4 Figurines de Rep 4" and "Figurines de Rep 4 : 4"."""
+    return Total(label=singular if count <= 1 else plural, value=str(count))
+
+
 def totals(result: BastosResult) -> list[Total]:
     """Figures, total Rep, Rep distribution, leaders, stars, weapon classes."""
     band = result.derived
-    spread = " · ".join(f"Rep {rep} ×{count}" for rep, count in band.rep_distribution.items())
-    classes = [f"classe {klass} ×{count}" for klass, count in band.weapon_classes.items()]
-    classless = band.figures - sum(band.weapon_classes.values())
-    if classless and band.figures:
-        classes.append(f"sans classe ×{classless}")
     found = [
-        Total(label="Figurines", value=str(band.figures)),
+        _noun(band.figures, "Figurine", "Figurines"),
         Total(label="Rep totale", value=str(band.rep_total)),
-        Total(label="Répartition des Rep", value=spread or "aucune"),
-        Total(label="Leaders", value=str(band.leaders)),
-        Total(label="Stars", value=str(band.stars)),
-        Total(label="Classes d'armes", value=" · ".join(classes) or "aucune"),
     ]
+    found += [
+        _noun(count, f"Figurine de Rep {rep}", f"Figurines de Rep {rep}")
+        for rep, count in band.rep_distribution.items()
+    ]
+    found += [_noun(band.leaders, "Leader", "Leaders"), _noun(band.stars, "Star", "Stars")]
+    found += [
+        _noun(count, f"Arme de classe {klass}", f"Armes de classe {klass}")
+        for klass, count in band.weapon_classes.items()
+    ]
+    classless = band.figures - sum(band.weapon_classes.values())
+    if classless > 0:
+        found.append(_noun(classless, "Figurine sans arme classée", "Figurines sans arme classée"))
     return found
 
 

@@ -25,11 +25,11 @@ from app.web.render import is_htmx, render
 from app.web.system_pages import SystemPages
 
 MARGINS = {
-    "win_by_2": "Gagne de 2 réussites",
-    "win_by_1": "Gagne d'une réussite",
-    "tie": "Égalité : RAS",
-    "lose_by_1": "Perd d'une réussite",
-    "lose_by_2": "Perd de 2 réussites",
+    "win_by_2": "Gagne de 2",
+    "win_by_1": "Gagne de 1",
+    "tie": "Égalité (RAS)",
+    "lose_by_1": "Perd de 1",
+    "lose_by_2": "Perd de 2",
 }
 WOUNDS = {"dead": "Raide Mort", "out_of_action": "Hors de Combat", "stunned": "Sonné"}
 
