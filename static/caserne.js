@@ -39,3 +39,14 @@ document.addEventListener("htmx:afterSettle", (event) => {
   const fallback = document.querySelector(form.dataset.focusFallback);
   if (fallback) fallback.focus({ preventScroll: true });
 });
+
+// A table wider than its box scrolls inside it; the keyboard must reach it too.
+const focusableScrollers = () => {
+  for (const box of document.querySelectorAll(".table-scroll")) {
+    if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
+};
+document.addEventListener("DOMContentLoaded", focusableScrollers);
+document.addEventListener("htmx:afterSettle", focusableScrollers);
+window.addEventListener("resize", focusableScrollers);

@@ -1,0 +1,189 @@
+"""Every page at a phone's 390 px and a desktop's 1280 px (issue 7): nothing scrolls
+sideways, the creators' cost stays in sight while editing, axe-core finds no serious or
+critical accessibility violation, /api/docs works with the network cut, and an invalid list
+says so on its share page and in its exports."""
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+from tests.browser.helpers import open_new_list
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+STATIC_PAGES = [
+    "/",
+    "/dcsystem/catalogue",
+    "/nolimits/catalogue",
+    "/dcsystem/createur",
+    "/nolimits/createur",
+    "/listes",
+    "/nulle-part",  # 404 page
+    "/r/inconnue",  # 403 page: no edit link
+]
+
+
+@pytest.fixture(scope="module")
+def lists(browser: Browser, live_server: str) -> Iterator[dict[str, Any]]:
+    """Editors (this context holds their edit links) and share pages of both systems."""
+    context = browser.new_context(base_url=live_server, locale="fr-FR")
+    page = context.new_page()
+    found: dict[str, Any] = {"context": context}
+    for system, example in (
+        ("dcsystem", "feuille_de_bataille_replicateurs"),
+        ("nolimits", "compagnie_d_assaut"),
+    ):
+        found[f"editor-{system}"] = open_new_list(page, system, example)
+        page.locator("#share").click()
+        page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+        found[f"share-{system}"] = urlsplit(page.url).path
+    yield found
+    context.close()
+
+
+def every_page(lists: dict[str, Any]) -> list[str]:
+    return STATIC_PAGES + [path for key, path in lists.items() if key != "context"]
+
+
+def test_no_page_scrolls_sideways_on_a_phone(lists: dict[str, Any]) -> None:
+    context: BrowserContext = lists["context"]
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    widths = {}
+    for path in every_page(lists):
+        page.goto(path)
+        widths[path] = page.evaluate("document.documentElement.scrollWidth")
+    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
+    page.set_viewport_size(DESKTOP)
+    for path in ("/nolimits/createur", "/nolimits/catalogue", "/dcsystem/createur"):
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"], path
+    page.close()
+
+
+IN_VIEW = """(elements) => elements.some((el) => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return false;
+  if (r.top < 0 || r.bottom > window.innerHeight) return false;
+  // Visible, not covered: the element itself is what is hit at its centre.
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit !== null && (el === hit || el.contains(hit) || hit.contains(el));
+})"""
+
+NOT_COVERED = """(el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit === el || el.contains(hit);
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+@pytest.mark.parametrize(
+    ("path", "controls"),
+    [
+        ("/dcsystem/createur", ["#fighter-name", "#items-handicap input >> nth=-1"]),
+        (
+            "/nolimits/createur",
+            [
+                "#unit-name",
+                "input[name=w0-PL-d]",
+                "input[name=w0-DG]",
+                "input[name=w2-MPA]",
+                "input[name=vehicle-passengers]",
+            ],
+        ),
+    ],
+)
+def test_the_creators_cost_stays_in_sight_and_never_covers_a_control(
+    new_context: Callable[..., BrowserContext],
+    viewport: dict[str, int],
+    path: str,
+    controls: list[str],
+) -> None:
+    page = new_context(viewport=viewport).new_page()
+    page.goto(path)
+    for selector in controls:
+        control = page.locator(selector)
+        control.focus()  # the browser scrolls it into view, as Tab does
+        assert control.evaluate(NOT_COVERED), f"{selector} is covered at {viewport['width']} px"
+        cost = page.locator("[data-points]")
+        assert cost.evaluate_all(IN_VIEW), f"no cost in sight at {viewport['width']} px"
+
+
+def run_axe(page: Page) -> list[dict[str, Any]]:
+    page.add_script_tag(path=str(AXE))
+    violations: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations"""
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_axe_finds_no_serious_violation(lists: dict[str, Any], viewport: dict[str, int]) -> None:
+    context: BrowserContext = lists["context"]
+    page = context.new_page()
+    page.set_viewport_size(viewport)
+    found = {}
+    for path in every_page(lists):
+        page.goto(path)
+        if violations := run_axe(page):
+            found[path] = violations
+    page.close()
+    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
+
+
+@pytest.mark.xfail(
+    reason="app/main.py must serve Swagger UI from /static/swagger-ui (see the issue 7 report)",
+    strict=True,
+)
+def test_api_docs_load_with_the_network_cut(page: Page, live_server: str) -> None:
+    host = urlsplit(live_server).netloc
+
+    def offline(route: Route) -> None:
+        if urlsplit(route.request.url).netloc == host:
+            route.continue_()
+        else:
+            route.abort("internetdisconnected")
+
+    page.route("**/*", offline)
+    page.goto("/api/docs")
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("Caserne")
+    expect(page.locator(".opblock").first).to_be_visible()
+
+
+def test_api_docs_are_in_the_footer_not_the_players_menu(page: Page) -> None:
+    page.goto("/")
+    expect(page.locator("header.site a[href='/api/docs']")).to_have_count(0)
+    expect(page.locator("footer.site a[href='/api/docs']")).to_have_text("API")
+
+
+def test_an_invalid_list_says_so_on_its_share_page_and_exports(page: Page) -> None:
+    # A No Limits list with a section and no general: "no_general" is an error.
+    open_new_list(page, "nolimits")
+    page.locator("#add-unit").select_option("section_de_fantassins")
+    page.locator("#add").click()
+    expect(page.locator("tr.entry")).to_have_count(1)
+    expect(page.locator("#editor .validity")).to_have_text("Liste non valide")
+    page.locator("#share").click()
+    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+    banner = page.locator("#invalid-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Liste non valide")
+    assert banner.evaluate("el => el.getBoundingClientRect().top") < 400  # read first
+    expect(page.locator("#bbcode")).to_have_value(re.compile(r"Liste non valide"))
+    for extension in ("bbcode", "md", "txt"):
+        text = page.request.get(f"{page.url}.{extension}").text()
+        assert "Liste non valide" in text, extension
+        assert not re.search(r"\(L\d", text) or extension != "md", text
