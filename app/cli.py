@@ -2,11 +2,14 @@
 
 import argparse
 import os
+import sys
 
 from alembic.config import Config
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from alembic import command
-from app.settings import ROOT
+from app.db import unreachable
+from app.settings import ROOT, get_settings
 
 
 def migrate(url: str | None = None) -> None:
@@ -26,7 +29,12 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
     args = parser.parse_args(argv)
 
-    migrate()
+    try:
+        migrate()
+    except (DBAPIError, ArgumentError, NoSuchModuleError) as error:
+        # A missing database or a server down is one clear line, not a traceback.
+        print(unreachable(get_settings().database_url, error), file=sys.stderr)
+        raise SystemExit(1) from None
     if args.command == "serve":
         import uvicorn
 

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine, event
+from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
@@ -34,6 +35,18 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+
+
+def unreachable(url: str, error: BaseException) -> str:
+    """One line saying which database could not be reached and why (a start-up error)."""
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL: say so rather than fail again
+        shown = url
+    reason = str(getattr(error, "orig", None) or error)
+    reason = reason.rsplit(" failed: ", 1)[-1].removeprefix("FATAL:")
+    reason = " ".join(reason.split()) or type(error).__name__
+    return f"caserne: cannot open the database {shown}: {reason} (check DATABASE_URL)"
 
 
 SessionFactory = Callable[[], AbstractContextManager[Session]]

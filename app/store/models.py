@@ -14,6 +14,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives naive datetimes, which are UTC here."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Roster(SQLModel, table=True):
     """A draft: readable and writable only with its edit token."""
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
-from app.web import rosters, shares
+from app.web import library, rosters, shares
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
@@ -46,4 +46,5 @@ def routers(
         router,
         *(system_page.router() for system_page in pages.values()),
         rosters.router(dict(systems), pages),
+        library.router(systems),
     ]

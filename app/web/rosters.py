@@ -24,7 +24,7 @@ from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem, RosterSummary, SummaryLine
 from app.web.access import flash_edit_link, remember, token_for
-from app.web.forms import count_bounds, field_errors, int_or_raw, my_rosters, repaired
+from app.web.forms import count_bounds, field_errors, int_or_raw, repaired
 from app.web.render import html_error, is_htmx, render
 
 
@@ -223,17 +223,6 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             403,
             "Cette liste est privée : ouvrez-la avec son lien de modification, "
             "ou partagez-la pour la montrer.",
-        )
-
-    @router.get("/listes")
-    def mine(request: Request, session: SessionDep) -> Response:
-        return render(
-            request,
-            "roster/mine.html",
-            {
-                "rosters": my_rosters(request, session),
-                "system_names": {s.id: s.name for s in systems.values()},
-            },
         )
 
     @router.post("/listes")

@@ -22,7 +22,7 @@ from app.roster_service import (
     check,
 )
 from app.store import rosters as store
-from app.store.models import Roster
+from app.store.models import Roster, as_utc
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
@@ -294,7 +294,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             code=shared.code,
             system=shared.system,
             catalogue_version=shared.catalogue_version,
-            created_at=shared.created_at.isoformat(),
+            created_at=as_utc(shared.created_at).isoformat(),
             roster=shared.snapshot["roster"],
             validation=shared.snapshot["validation"],
             summary=shared.snapshot["summary"],

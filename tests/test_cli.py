@@ -1,0 +1,93 @@
+"""What newcomers and API users meet first (issue 7): at start-up, a database that cannot
+be opened is one clear line on stderr and exit code 1, never a traceback; a share's
+`created_at` carries its time zone."""
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session
+
+from app.db import unreachable
+from app.settings import ROOT
+from app.store import rosters as store
+from app.store.models import as_utc
+
+
+def caserne(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": database_url}
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        # A database that does not exist on the local server (or the server is down: the
+        # line then says the connection was refused).
+        (
+            "postgresql+psycopg://postgres@127.0.0.1:5432/nope",
+            "postgresql+psycopg://postgres@127.0.0.1:5432/nope",
+        ),
+        # Nothing listens on port 1; the password is never printed.
+        (
+            "postgresql+psycopg://postgres:secret@127.0.0.1:1/caserne",
+            "postgresql+psycopg://postgres:***@127.0.0.1:1/caserne",
+        ),
+        ("sqlite:////nonexistent-caserne-dir/caserne.sqlite3", "nonexistent-caserne-dir"),
+    ],
+)
+@pytest.mark.parametrize("command", ["migrate", "serve"])
+def test_unreachable_database_is_one_clear_line(url: str, shown: str, command: str) -> None:
+    done = caserne(command, database_url=url)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("caserne: cannot open the database ")
+    assert shown in lines[0] and "DATABASE_URL" in lines[0]
+    assert "Traceback" not in done.stderr and "secret" not in done.stderr
+
+
+def test_the_line_names_the_reason() -> None:
+    error = OperationalError(
+        "connect",
+        {},
+        Exception(
+            'connection failed: connection to server at "127.0.0.1", port 5432 failed: '
+            'FATAL:  database "nope" does not exist'
+        ),
+    )
+    assert unreachable("postgresql+psycopg://postgres@127.0.0.1:5432/nope", error) == (
+        "caserne: cannot open the database postgresql+psycopg://postgres@127.0.0.1:5432/nope: "
+        'database "nope" does not exist (check DATABASE_URL)'
+    )
+
+
+def test_share_created_at_carries_a_time_zone(client: TestClient, session: Session) -> None:
+    body = {"system": "dcsystem", "entries": [{"unit": "jaffa", "count": 2}]}
+    created = client.post("/api/v1/rosters", json=body).json()
+    token = {"Authorization": f"Bearer {created['edit_token']}"}
+    code = client.post(f"/api/v1/rosters/{created['id']}/shares", headers=token).json()["code"]
+    created_at = datetime.fromisoformat(client.get(f"/api/v1/shares/{code}").json()["created_at"])
+    assert created_at.utcoffset() is not None
+    shared = store.get_share(session=session, code=code)
+    assert shared is not None
+    assert created_at == as_utc(shared.created_at)
+
+
+def test_naive_stored_times_are_utc() -> None:
+    """SQLite gives back naive datetimes; PostgreSQL aware ones, kept as they are."""
+    assert as_utc(datetime(2026, 11, 30, 13, 5)) == datetime(2026, 11, 30, 13, 5, tzinfo=UTC)
+    aware = datetime(2026, 11, 30, 13, 5, tzinfo=UTC)
+    assert as_utc(aware) is aware

@@ -1,0 +1,271 @@
+"""« Mes listes » (issue 7): the lists this browser holds with their total, validity and last
+change in French, and what a player does with them; the new-list form."""
+
+import html
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session
+
+from app.store import rosters as store
+from app.store.models import Roster
+from app.web.access import cookie_name
+from app.web.library import french_datetime
+
+
+def create(browser: TestClient, system: str, example: str = "") -> str:
+    """A list made as a player makes one (an example, or the new-list form); its id."""
+    if example:
+        response = browser.post("/listes", data={"system": system, "example": example})
+    else:
+        response = browser.post("/listes/nouvelle", data={"system": system, "name": "Essai"})
+    assert response.status_code == 303, response.text
+    return str(response.headers["location"]).removeprefix("/r/")
+
+
+def card(page: str, roster_id: str) -> str:
+    """The HTML of one list's card in « Mes listes »."""
+    match = re.search(rf'<article class="card" id="roster-{roster_id}".*?</article>', page, re.S)
+    assert match, roster_id
+    return match.group(0)
+
+
+def stored(session: Session, roster_id: str) -> Roster | None:
+    session.expire_all()
+    return store.get_roster(session=session, roster_id=roster_id)
+
+
+def text(fragment: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def test_library_shows_name_system_total_validity_and_date(
+    browser: TestClient, session: Session
+) -> None:
+    sg = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    bastos = create(browser, "bastos", "imperiaux")
+    roster = stored(session, sg)
+    assert roster is not None
+    roster.updated_at = datetime(2026, 11, 30, 13, 5, tzinfo=UTC)
+    session.add(roster)
+    session.commit()
+
+    response = browser.get("/listes")
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "private, no-store"  # it holds edit links
+    page = response.text
+    assert "version" not in text(page).lower()
+    sg_card = text(card(page, sg))
+    assert "Dices & Colors System — Stargate's War" in sg_card
+    assert re.search(r"\d+ / \d+ points", sg_card) or re.search(r"\d+ points", sg_card)
+    assert "Liste valide" in sg_card or "Liste non valide" in sg_card
+    assert "Modifiée le 30 novembre 2026 à 14 h 05" in sg_card  # Paris is UTC+1 in November
+    assert 'datetime="2026-11-30T13:05:00+00:00"' in card(page, sg)
+    # A system without points shows its totals, never "0 points".
+    bastos_card = text(card(page, bastos))
+    assert "points" not in bastos_card
+    assert "Pour quelques bastos de plus" in bastos_card
+    assert re.search(r"\d+ \w+", bastos_card.split("Pour quelques bastos de plus", 1)[1])
+
+
+def test_library_figures_match_the_summary(browser: TestClient, systems: dict[str, Any]) -> None:
+    sg = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    system = systems["dcsystem"]
+    example = next(e for e in system.example_rosters() if e.id == "feuille_de_bataille_sg")
+    parsed = system.roster_model.model_validate(example.document)
+    summary = system.summarize(parsed, result := system.validate(parsed))
+    points = next(b for b in summary.budgets if b.id == "points")
+    expected = f"{points.used} / {points.limit} points" if points.limit else f"{points.used} points"
+    sg_card = text(card(browser.get("/listes").text, sg))
+    assert expected in sg_card
+    assert ("Liste valide" if result.valid else "Liste non valide") in sg_card
+
+
+def test_newest_change_first(browser: TestClient, session: Session) -> None:
+    first = create(browser, "dcsystem")
+    second = create(browser, "nolimits")
+    for roster_id, hour in ((first, 15), (second, 9)):
+        roster = stored(session, roster_id)
+        assert roster is not None
+        roster.updated_at = datetime(2026, 7, 1, hour, 0, tzinfo=UTC)
+        session.add(roster)
+        session.commit()
+    page = browser.get("/listes").text
+    assert page.index(f'id="roster-{first}"') < page.index(f'id="roster-{second}"')
+    assert "Modifiée le 1er juillet 2026 à 17 h 00" in text(card(page, first))  # UTC+2 in July
+
+
+def test_french_date_reads_naive_times_as_utc() -> None:
+    """SQLite gives back naive datetimes: they are UTC."""
+    assert french_datetime(datetime(2026, 11, 30, 13, 5)) == "30 novembre 2026 à 14 h 05"
+    assert french_datetime(datetime(2026, 3, 1, 0, 30, tzinfo=UTC)) == "1er mars 2026 à 1 h 30"
+
+
+def test_another_browsers_lists_are_never_shown(browser: TestClient, app: Any) -> None:
+    mine = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    with TestClient(app, follow_redirects=False) as other:
+        theirs = create(other, "nolimits")
+        page = other.get("/listes").text
+        assert f"roster-{theirs}" in page and mine not in page
+        # Knowing the id is not enough: actions need this browser's token.
+        for action in ("renommer", "dupliquer", "supprimer"):
+            refused = other.post(f"/listes/{mine}/{action}", data={"confirm": "oui", "name": "x"})
+            assert refused.status_code == 403
+        # A forged cookie (a wrong token) shows nothing either.
+        other.cookies.set(cookie_name(mine), "not-the-token")
+        assert mine not in other.get("/listes").text
+    page = browser.get("/listes").text
+    assert f"roster-{mine}" in page and theirs not in page
+
+
+def test_rename_inline(browser: TestClient, session: Session) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    page = browser.get("/listes").text
+    assert f'action="/listes/{roster_id}/renommer"' in card(page, roster_id)
+    response = browser.post(f"/listes/{roster_id}/renommer", data={"name": "  Équipe SG-1  "})
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/listes#roster-{roster_id}"
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.name == "Équipe SG-1"
+    assert roster.document["name"] == "Équipe SG-1"
+    page = browser.get("/listes").text
+    assert "Liste renommée : « Équipe SG-1 »." in text(page)
+    assert "Liste renommée" not in browser.get("/listes").text  # the flash is shown once
+    too_long = browser.post(f"/listes/{roster_id}/renommer", data={"name": "x" * 101})
+    assert too_long.status_code == 422 and "100 caractères au plus" in too_long.text
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.name == "Équipe SG-1"
+
+
+def test_duplicate_keeps_the_original_and_says_so(browser: TestClient, session: Session) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    original = stored(session, roster_id)
+    assert original is not None
+    response = browser.post(f"/listes/{roster_id}/dupliquer")
+    assert response.status_code == 303
+    copy_id = response.headers["location"].removeprefix("/listes#roster-")
+    assert copy_id != roster_id
+    copy = stored(session, copy_id)
+    assert copy is not None and copy.name == f"{original.name} (copie)"
+    assert copy.document["entries"] == original.document["entries"]
+    page = browser.get("/listes").text
+    assert f"Copie créée : « {original.name} (copie) »." in text(page)
+    assert f"roster-{roster_id}" in page and f"roster-{copy_id}" in page
+    assert browser.get(f"/r/{copy_id}").status_code == 200  # this browser may edit the copy
+
+
+def test_delete_asks_first_then_deletes_and_forgets(browser: TestClient, session: Session) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    name = html.unescape(re.search(r"<h2[^>]*><a[^>]*>([^<]*)<", browser.get("/listes").text)[1])  # type: ignore[index]
+    asked = browser.post(f"/listes/{roster_id}/supprimer")
+    assert asked.status_code == 200
+    assert f"Supprimer « {name} » ?" in text(asked.text)
+    confirm = re.search(r'<section class="card confirm-delete".*?</section>', asked.text, re.S)
+    assert confirm and 'name="confirm" value="oui"' in confirm.group(0)
+    assert f'href="/listes#roster-{roster_id}">Annuler' in confirm.group(0)
+    assert stored(session, roster_id) is not None  # nothing deleted yet
+
+    done = browser.post(f"/listes/{roster_id}/supprimer", data={"confirm": "oui"})
+    assert done.status_code == 303 and done.headers["location"] == "/listes"
+    assert stored(session, roster_id) is None
+    assert cookie_name(roster_id) not in browser.cookies  # the browser forgets it
+    page = browser.get("/listes").text
+    assert f"Liste supprimée : « {name} »." in text(page)
+    assert f"roster-{roster_id}" not in page and "Aucune liste" in page
+    assert browser.get(f"/r/{roster_id}").status_code == 403
+
+
+def test_edit_link_copy_field_holds_the_right_link(browser: TestClient, app: Any) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    token = browser.cookies[cookie_name(roster_id)]
+    item = card(browser.get("/listes").text, roster_id)
+    field = re.search(r'<input type="text" readonly id="link-[^"]+" value="([^"]+)"', item)
+    assert field is not None
+    link = html.unescape(field.group(1))
+    assert link == f"http://testserver/r/{roster_id}/modifier?t={token}"
+    assert f'data-copy="#link-{roster_id}"' in item
+    # The link opens the list in another browser, which then holds it too.
+    with TestClient(app, follow_redirects=False) as other:
+        claimed = other.get(link.removeprefix("http://testserver"))
+        assert claimed.status_code == 303 and claimed.headers["location"] == f"/r/{roster_id}"
+        assert f"roster-{roster_id}" in other.get("/listes").text
+
+
+def test_empty_library(browser: TestClient) -> None:
+    page = browser.get("/listes").text
+    assert "Aucune liste dans ce navigateur" in page and 'href="/listes/nouvelle"' in page
+
+
+# The new-list form: nothing is stored before « Créer la liste ».
+
+
+def count_rosters(session: Session) -> int:
+    from sqlmodel import func, select
+
+    return int(session.exec(select(func.count()).select_from(Roster)).one())
+
+
+def test_home_new_list_is_a_get_that_stores_nothing(browser: TestClient, session: Session) -> None:
+    home = browser.get("/").text
+    assert '<form method="get" action="/listes/nouvelle">' in home
+    before = count_rosters(session)
+    for _ in range(3):
+        page = browser.get("/listes/nouvelle", params={"system": "dcsystem"})
+        assert page.status_code == 200
+    assert count_rosters(session) == before
+    assert 'name="name"' in page.text and 'name="points_limit"' in page.text
+    assert '<option value="goauld">Armée Goa&#39;uld</option>' in page.text
+
+
+def test_new_list_form_creates_with_name_format_and_army(
+    browser: TestClient, session: Session
+) -> None:
+    response = browser.post(
+        "/listes/nouvelle",
+        data={"system": "dcsystem", "name": "Chasse au Goa'uld", "points_limit": "200"},
+    )
+    assert response.status_code == 303
+    roster = stored(session, response.headers["location"].removeprefix("/r/"))
+    assert roster is not None and roster.name == "Chasse au Goa'uld"
+    assert roster.document["points_limit"] == 200 and roster.document["entries"] == []
+    # An army of the catalogue names an unnamed list (DCSystem lists keep no army field).
+    named = browser.post("/listes/nouvelle", data={"system": "dcsystem", "army": "goauld"})
+    roster = stored(session, named.headers["location"].removeprefix("/r/"))
+    assert roster is not None and roster.name == "Armée Goa'uld"
+    # No Limits keeps the army in its document.
+    nolimits = browser.post(
+        "/listes/nouvelle", data={"system": "nolimits", "army": "Orques", "points_limit": ""}
+    )
+    roster = stored(session, nolimits.headers["location"].removeprefix("/r/"))
+    assert roster is not None and roster.document["extras"]["army"] == "Orques"
+    assert roster.document["points_limit"] is None
+
+
+def test_new_list_form_without_points_has_no_format(browser: TestClient) -> None:
+    page = browser.get("/listes/nouvelle", params={"system": "bastos"}).text
+    assert 'name="points_limit"' not in page and 'name="army"' not in page
+    assert 'name="name"' in page
+
+
+def test_new_list_form_says_what_is_wrong(browser: TestClient, session: Session) -> None:
+    before = count_rosters(session)
+    response = browser.post(
+        "/listes/nouvelle", data={"system": "dcsystem", "name": "Test", "points_limit": "-5"}
+    )
+    assert response.status_code == 422
+    assert 'aria-invalid="true"' in response.text and "Format (points)" in response.text
+    assert 'value="Test"' in response.text  # what was typed is kept
+    assert count_rosters(session) == before
+
+
+def test_new_list_without_system_offers_the_systems(browser: TestClient) -> None:
+    page = browser.get("/listes/nouvelle").text
+    assert 'href="/listes/nouvelle?system=dcsystem"' in page
+    assert browser.post("/listes/nouvelle", data={"system": "nope"}).status_code == 422
+
+
+def test_post_listes_still_creates_as_before(browser: TestClient) -> None:
+    response = browser.post("/listes", data={"system": "dcsystem"})
+    assert response.status_code == 303 and response.headers["location"].startswith("/r/")
