@@ -29,16 +29,18 @@ def test_build_a_two_group_list_with_a_lieutenant_share_and_read_its_bbcode(
 ) -> None:
     page.add_init_script(TRACK_HTMX)
 
-    # Home page -> a new Infinity list.
+    # Home page -> a new Infinity list, named, at 150 points.
     page.goto("/")
     page.locator("#system-infinity").get_by_role("button", name="Nouvelle liste").click()
+    page.wait_for_url(re.compile(r"/listes/nouvelle\?system=infinity$"))
+    page.locator("#new-name").fill(LIST_NAME)
+    page.locator("#new-points").fill("150")
+    page.locator("#create-roster").click()
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
     path = urlsplit(page.url).path
     mark_document(page)
     editor = page.locator("#editor")
-
-    htmx_post(page, path, lambda: type_and_leave(page.locator("#roster-name"), LIST_NAME))
-    htmx_post(page, path, lambda: type_and_leave(page.locator("#points-limit"), "150"))
+    expect(page.locator("#roster-name")).to_have_value(LIST_NAME)
     # L81: 150 points give 3 SWC.
     expect(editor.locator('[data-budget="swc"] strong')).to_have_text("SWC 0 / 3")
 
