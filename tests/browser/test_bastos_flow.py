@@ -84,6 +84,7 @@ def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_se
 
     # « Quelles sont mes chances ? »: a Bleu in melee against a Rep 4 (L209-222).
     panel = page.locator("#odds-panel")
+    version = editor.locator("input[name=version]").input_value()
     htmx_post(
         page, CHANCES, lambda: panel.locator("#odds-figure").select_option(label="Bleu (Rep 3)")
     )
@@ -95,6 +96,9 @@ def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_se
     expect(details.locator('tr[data-outcome="tie"] .frac')).to_have_text("13/36")
     # The panel asked the odds only: the band was not saved again.
     expect(page.locator("tr.entry")).to_have_count(2)
+    page.wait_for_timeout(400)  # past the editor's own change delay (150 ms)
+    page.wait_for_function("() => window.__htmxPending === 0")
+    assert editor.locator("input[name=version]").input_value() == version
     assert_same_document(page)
     assert urlsplit(page.url).path == roster_path
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -168,3 +168,11 @@ def test_odds_panel(browser: TestClient) -> None:
     )
     assert unarmed.status_code == 200
     assert "elle ne tire pas" in unarmed.text and "<html" in unarmed.text  # a whole page
+    # Without JavaScript the editor's "Calculer" posts the whole form here: the band's
+    # figures come back with it.
+    page = browser.post(
+        "/bastos/chances",
+        data={**ask, "odds-choices": "4|0|0|mitraillette=Vétéran (Rep 4)\n3|0|0|=Bleu (Rep 3)"},
+    ).text
+    assert '<option value="3|0|0|">Bleu (Rep 3)</option>' in page
+    assert re.search(r'<option value="4\|0\|0\|mitraillette" selected>Vétéran', page)
