@@ -29,6 +29,7 @@ MONTHS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "ao�
 # A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
 FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
+HEADLINE_TOTALS = 2
 
 
 def french_datetime(moment: datetime) -> str:
@@ -84,7 +85,11 @@ def library_item(request: Request, service: RosterService, roster: Roster) -> Li
         item.valid = False
         item.problem = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
         return item
-    item.budgets, item.totals, item.valid = summary.budgets, summary.totals, result.valid
+    # Points first (the format a list is built to); a system without points shows its
+    # first totals (figures, Rep...), not all of them: the list itself has the rest.
+    item.budgets = sorted(summary.budgets, key=lambda budget: budget.id != "points")
+    item.totals = [] if summary.budgets else summary.totals[:HEADLINE_TOTALS]
+    item.valid = result.valid
     return item
 
 
@@ -246,6 +251,13 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
                 "armies": catalogue_armies(system),
                 "army_text": stores_army(system),
                 "limit_bounds": count_bounds(system.roster_model).get("points_limit"),
+                "formats": sorted(
+                    {
+                        limit
+                        for example in system.example_rosters()
+                        if isinstance(limit := example.document.get("points_limit"), int)
+                    }
+                ),
             }
         return render(request, "roster/new.html", context, status=status)
 

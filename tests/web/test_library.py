@@ -67,7 +67,15 @@ def test_library_shows_name_system_total_validity_and_date(
     bastos_card = text(card(page, bastos))
     assert "points" not in bastos_card
     assert "Pour quelques bastos de plus" in bastos_card
-    assert re.search(r"\d+ \w+", bastos_card.split("Pour quelques bastos de plus", 1)[1])
+    assert "2 Figurines 7 Rep totale" in bastos_card
+    assert "Arme de classe" not in bastos_card  # the headline totals only: the list has the rest
+
+
+def test_points_come_first(browser: TestClient) -> None:
+    infinity = create(browser, "infinity", "compagnie_de_brumeval")
+    infinity_card = text(card(browser.get("/listes").text, infinity))
+    assert re.search(r"300 / 300 points [\d.]+ / \d+ SWC", infinity_card), infinity_card
+    assert "figurines" not in infinity_card
 
 
 def test_library_figures_match_the_summary(browser: TestClient, systems: dict[str, Any]) -> None:
