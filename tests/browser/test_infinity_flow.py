@@ -6,18 +6,21 @@ Lnn = line of shared/rules/infinity-n2.fr.txt; the troopers are Caserne's invent
 """
 
 import re
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.helpers import (
     TRACK_HTMX,
     assert_same_document,
     htmx_post,
     mark_document,
+    open_new_list,
     type_and_leave,
 )
+from tests.browser.test_pages_fit import IN_VIEW, NOT_COVERED, run_axe
 
 pytestmark = pytest.mark.browser
 
@@ -111,11 +114,11 @@ def test_build_a_two_group_list_with_a_lieutenant_share_and_read_its_bbcode(
         "MOV 10-5 CC 12 TR 11 PH 10 VOL 12 BL 1 B 1 — [color=#1f5fa8]SWC 0[/color]\n"
         "[b]1 × Sergent vétéran (Lieutenant, Fusil lourd)[/b] — 26 pts\n"
         "MOV 10-5 CC 15 TR 13 PH 11 VOL 14 BL 2 B 1 — Courage — "
-        "[color=#1f5fa8]SWC 1[/color], [color=#b7950b]Lieutenant[/color]\n"
+        "[color=#1f5fa8]SWC 1[/color], [color=#7d6608]Lieutenant[/color]\n"
         "[u]GROUPE 2 — 2 figurines · 2 ordres (1 au déploiement)[/u]\n"
         "[b]1 × Sauteur de brume (Fusil d'assaut)[/b] — 24 pts\n"
         "MOV 10-5 CC 14 TR 12 PH 12 VOL 13 BL 2 B 1 — AD : Combat Jump — "
-        "[color=#1f5fa8]SWC 0[/color], [color=#27ae60]En réserve (AD)[/color]\n"
+        "[color=#1f5fa8]SWC 0[/color], [color=#1e7b46]En réserve (AD)[/color]\n"
         "[b]1 × Chirurgienne de campagne (Pistolet)[/b] — 14 pts\n"
         "MOV 10-5 CC 11 TR 10 PH 10 VOL 14 BL 1 B 1 — Docteur — [color=#1f5fa8]SWC 0[/color]\n"
         "[size=85]Lieutenant : Sergent vétéran (Lieutenant, Fusil lourd), groupe 1.[/size]\n"
@@ -125,3 +128,42 @@ def test_build_a_two_group_list_with_a_lieutenant_share_and_read_its_bbcode(
         "\n"
         f"[url={live_server}/s/{code}]Voir cette liste sur Caserne[/url]\n"
     )
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_infinity_pages_fit_and_pass_axe(
+    new_context: Callable[..., BrowserContext], viewport: dict[str, int]
+) -> None:
+    """The checks of test_pages_fit.py on Infinity's pages: nothing scrolls sideways, axe-core
+    finds no serious or critical violation (catalogue, creator, an editor, its share)."""
+    page = new_context(viewport=viewport).new_page()
+    editor = open_new_list(page, "infinity", "liste_a_corriger")  # issues shown everywhere
+    page.locator("#share").click()
+    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+    share = urlsplit(page.url).path
+    found = {}
+    for path in ("/infinity/catalogue", "/infinity/createur", editor, share):
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], (path, width)
+        if violations := run_axe(page):
+            found[path] = violations
+    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_the_creators_cost_stays_in_sight(
+    new_context: Callable[..., BrowserContext], viewport: dict[str, int]
+) -> None:
+    page = new_context(viewport=viewport).new_page()
+    page.goto("/infinity/createur")
+    for selector in ("#trooper-name", "#p-B", "#free-skills", "input[name=o3-points]"):
+        control = page.locator(selector)
+        control.focus()  # the browser scrolls it into view, as Tab does
+        assert control.evaluate(NOT_COVERED), f"{selector} is covered at {viewport['width']} px"
+        cost = page.locator("[data-points]")
+        assert cost.evaluate_all(IN_VIEW), f"no cost in sight at {viewport['width']} px"

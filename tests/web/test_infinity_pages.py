@@ -129,7 +129,7 @@ def test_creator_opens_on_an_invented_trooper(browser: TestClient) -> None:
 
 def test_creator_previews_the_chosen_option(browser: TestClient) -> None:
     fragment = browser.post("/infinity/createur", data=HOPLITE, headers=HTMX).text
-    assert fragment.lstrip().startswith('<section id="result"')
+    assert fragment.lstrip().startswith('<div class="creator" id="creator-body">')
     assert "<span data-points>31</span>" in fragment
     assert "<span data-swc>1.5</span>" in fragment
     assert "Hoplite d&#39;essai : Lance-missiles (SWC 1,5)" in fragment

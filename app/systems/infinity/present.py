@@ -19,10 +19,10 @@ ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 # Forum-safe colours of the badges (BBCode), readable on a white page.
 COLOURS = {
     "swc": "#1f5fa8",
-    "lieutenant": "#b7950b",
-    "irregular": "#7f8c8d",
-    "impetuous": "#c0392b",
-    "reserve": "#27ae60",
+    "lieutenant": "#7d6608",
+    "irregular": "#5f6b7a",
+    "impetuous": "#b3261e",
+    "reserve": "#1e7b46",
 }
 
 
