@@ -11,7 +11,7 @@ from app.problems import PROBLEM_TYPE, TITLES
 
 
 class BodyLimit:
-    """Refuses bodies over `max_bytes` with a 422 problem before the app reads them."""
+    """Refuses bodies over `max_bytes` with a 413 problem before the app reads them."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -48,8 +48,8 @@ class BodyLimit:
         body = json.dumps(
             {
                 "type": "about:blank",
-                "title": TITLES[422],
-                "status": 422,
+                "title": TITLES[413],
+                "status": 413,
                 "detail": f"The request body is larger than {self.max_bytes} bytes.",
                 "errors": [
                     {
@@ -63,7 +63,7 @@ class BodyLimit:
         await send(
             {
                 "type": "http.response.start",
-                "status": 422,
+                "status": 413,
                 "headers": [
                     (b"content-type", PROBLEM_TYPE.encode()),
                     (b"content-length", str(len(body)).encode()),
