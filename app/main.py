@@ -10,6 +10,8 @@ from app.api.v1 import api_routers
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
+from app.security.headers import SecurityHeaders
+from app.security.hosts import CanonicalHost
 from app.settings import ROOT, Settings, get_settings
 from app.systems.base import GameSystem
 from app.web import pages
@@ -37,7 +39,12 @@ def create_app(
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
+    # Innermost first: each middleware added wraps the ones before it (see app/security/).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
+    )
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:

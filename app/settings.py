@@ -21,6 +21,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1_000_000
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
+    # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for
+    # any). With PUBLIC_URL set, every request is answered as PUBLIC_URL's host.
+    allowed_hosts: str = "localhost,127.0.0.1,testserver,[::1]"
+    @property
+    def allowed_host_list(self) -> list[str]:
+        return [host.strip() for host in self.allowed_hosts.split(",") if host.strip()]
 
 
 @lru_cache
