@@ -10,12 +10,13 @@ from app.api.v1 import api_routers
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
+from app.security.csrf import CsrfGuard, install_template_globals
 from app.security.headers import SecurityHeaders
 from app.security.hosts import CanonicalHost
 from app.settings import ROOT, Settings, get_settings
 from app.systems.base import GameSystem
 from app.web import pages
-from app.web.render import html_error
+from app.web.render import html_error, templates
 
 
 def create_app(
@@ -40,6 +41,8 @@ def create_app(
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
+    app.add_middleware(CsrfGuard)
+    install_template_globals(templates.env)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(
         CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list

@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
+from starlette.types import ASGIApp
 
 from app.main import create_app
 from app.settings import Settings
@@ -23,11 +24,16 @@ def make_client(
     """TestClients of apps built with `Settings(**overrides)`; closed at the end."""
     opened: list[TestClient] = []
 
-    def factory(**overrides: Any) -> TestClient:
+    def factory(
+        base_url: str = "http://testserver",
+        wrap: Callable[[ASGIApp], ASGIApp] | None = None,
+        **overrides: Any,
+    ) -> TestClient:
         settings = Settings(database_url="sqlite://", **overrides)
         app = create_app(settings, engine=engine, systems=systems)
         app.state.session_factory = lambda: nullcontext(session)
-        client = TestClient(app, follow_redirects=False)
+        served = wrap(app) if wrap is not None else app
+        client = TestClient(served, base_url=base_url, follow_redirects=False)
         client.__enter__()
         opened.append(client)
         return client
@@ -35,4 +41,3 @@ def make_client(
     yield factory
     for client in opened:
         client.__exit__(None, None, None)
-

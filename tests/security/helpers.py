@@ -13,7 +13,10 @@ def html_roster(client: TestClient) -> str:
     """A roster made the way the home page does ("Nouvelle liste"): its id; the client now
     holds its edit cookie."""
     response = client.post(
-        "/listes", data={"system": "dcsystem"}, headers={"Sec-Fetch-Site": "same-origin"}
+        "/listes",
+        data={"system": "dcsystem"},
+        headers={"Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
     )
     assert response.status_code == 303, response.text
     return str(response.headers["location"]).removeprefix("/r/")

@@ -12,7 +12,7 @@ from tests.security.helpers import html_roster, new_roster
 def csp(response: object) -> dict[str, str]:
     header: str = response.headers["content-security-policy"]  # type: ignore[attr-defined]
     return dict(
-        (part.strip().split(" ", 1) + [""])[:2]  # type: ignore[misc]
+        [*part.strip().split(" ", 1), ""][:2]  # type: ignore[misc]
         for part in header.split(";")
         if part.strip()
     )
