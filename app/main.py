@@ -13,6 +13,7 @@ from app.middleware import BodyLimit, redact_access_log
 from app.security.csrf import CsrfGuard, install_template_globals
 from app.security.headers import SecurityHeaders
 from app.security.hosts import CanonicalHost
+from app.security.ratelimit import Limits, RateLimits
 from app.settings import ROOT, Settings, get_settings
 from app.systems.base import GameSystem
 from app.web import pages
@@ -41,6 +42,18 @@ def create_app(
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
+    app.add_middleware(
+        RateLimits,
+        storage=settings.rate_limit_storage,
+        key_prefix=settings.rate_limit_key_prefix,
+        limits=Limits(
+            create=settings.rate_limit_create,
+            share=settings.rate_limit_share,
+            write=settings.rate_limit_write,
+            failed_auth=settings.rate_limit_failed_auth,
+            failed_auth_roster=settings.rate_limit_failed_auth_roster,
+        ),
+    )
     app.add_middleware(CsrfGuard)
     install_template_globals(templates.env)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
