@@ -58,6 +58,13 @@ ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|r)/(?P<id>[^/]+)(?:/.*)?")
 FAILED = (401, 403)
 
 
+def may_be_limited(method: str, path: str) -> bool:
+    """Whether a request can get 429 (for the OpenAPI document)."""
+    return ROSTER_PATH.fullmatch(path) is not None or any(
+        route.method == method and route.path.fullmatch(path) for route in ROUTES
+    )
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits in force, in the `limits` notation ("30/minute;200/hour"; "" = none)."""

@@ -2,9 +2,10 @@
 form posted by another origin's page cannot change a roster."""
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
@@ -130,13 +131,14 @@ def test_a_cross_origin_form_post_cannot_change_a_roster(
     context: BrowserContext, live_server: str, attacker: AttackerSite
 ) -> None:
     page = context.new_page()
+    page.add_init_script(TRACK_HTMX)
     editor = new_list(page)
-    page.locator("#roster-name").fill("Ma liste")
-    page.locator("#points-limit").fill("150")
-    with page.expect_response(lambda r: r.request.method == "POST"):
-        page.locator("#points-limit").press("Tab")
+    path = urlsplit(editor).path
+    htmx_post(page, path, lambda: type_and_leave(page.locator("#roster-name"), "Ma liste"))
+    htmx_post(page, path, lambda: type_and_leave(page.locator("#points-limit"), "150"))
     page.goto(editor)
     expect(page.locator("#roster-name")).to_have_value("Ma liste")
+    expect(page.locator("#points-limit")).to_have_value("150")
     version = page.locator('input[name="version"]').input_value()
 
     attacker.serve_form(editor, {"name": "Piégée", "version": version, "points_limit": "1"})
@@ -162,14 +164,15 @@ def test_a_cross_origin_form_post_cannot_change_a_roster(
     expect(page.locator("tr.entry")).to_have_count(0)
 
 
-def test_the_same_form_from_caserne_itself_still_works(
-    context: BrowserContext, new_context: Callable[..., BrowserContext]
-) -> None:
+def test_the_same_form_from_caserne_itself_still_works(context: BrowserContext) -> None:
     page = context.new_page()
+    page.add_init_script(TRACK_HTMX)
     editor = new_list(page)
-    page.locator("#roster-name").fill("Renommée")
-    with page.expect_response(lambda r: r.url == editor and r.request.method == "POST") as saved:
-        page.locator("#roster-name").press("Tab")
-    assert saved.value.status == 200
+    saved = htmx_post(
+        page,
+        urlsplit(editor).path,
+        lambda: type_and_leave(page.locator("#roster-name"), "Renommée"),
+    )
+    assert saved.status == 200
     page.goto(editor)
     expect(page.locator("#roster-name")).to_have_value("Renommée")
