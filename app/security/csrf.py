@@ -32,17 +32,19 @@ ONE_YEAR = 365 * 24 * 3600
 
 
 class CsrfToken:
-    """This browser's token: the cookie's, or a new one set on the response if a page asks."""
+    """This browser's token: the cookie's, or a new one set on the response if a page asks.
+    Nothing is parsed or drawn unless a template asks (the share page's hot path)."""
 
-    def __init__(self, existing: str | None) -> None:
-        self.existing = existing
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
         self.issued: str | None = None
 
     @property
     def value(self) -> str:
-        if self.existing:
-            return self.existing
         if self.issued is None:
+            existing = cookies_of(self.scope).get(COOKIE)
+            if existing:
+                return existing
             self.issued = secrets.token_urlsafe(32)
         return self.issued
 
@@ -112,7 +114,7 @@ class CsrfGuard:
         return ok, replay(messages, receive)
 
     async def _serve_with_token(self, scope: Scope, receive: Receive, send: Send) -> None:
-        token = CsrfToken(cookies_of(scope).get(COOKIE))
+        token = CsrfToken(scope)
         scope.setdefault("state", {})[STATE_KEY] = token
 
         async def send_cookie(message: Message) -> None:
