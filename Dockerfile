@@ -12,10 +12,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN useradd --create-home --uid 10001 caserne && mkdir /data && chown caserne /data
 WORKDIR /app
 
-# The app reads data/, templates/ and static/ beside its package: install it in place.
+# The locked versions (each file checked against its hash), then the app itself: it reads
+# data/, templates/ and static/ beside its package, so it is installed in place.
+COPY requirements/base.txt ./requirements/base.txt
+RUN pip install --require-hashes -r requirements/base.txt
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install -e .
+RUN pip install --no-deps -e .
 
 COPY alembic.ini ./
 COPY alembic ./alembic

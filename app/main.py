@@ -10,12 +10,16 @@ from app.api.v1 import api_routers
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
+from app.security.csrf import CsrfGuard, install_template_globals
+from app.security.headers import SecurityHeaders
+from app.security.hosts import CanonicalHost
+from app.security.ratelimit import Limits, RateLimits
 from app.settings import ROOT, Settings, get_settings
 from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import pages
-from app.web.render import html_error
+from app.web.render import html_error, templates
 
 
 def create_app(
@@ -41,7 +45,26 @@ def create_app(
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
+    # Innermost first: each middleware added wraps the ones before it (see app/security/).
+    app.add_middleware(
+        RateLimits,
+        storage=settings.rate_limit_storage,
+        key_prefix=settings.rate_limit_key_prefix,
+        limits=Limits(
+            create=settings.rate_limit_create,
+            share=settings.rate_limit_share,
+            write=settings.rate_limit_write,
+            failed_auth=settings.rate_limit_failed_auth,
+            failed_auth_roster=settings.rate_limit_failed_auth_roster,
+        ),
+    )
+    app.add_middleware(CsrfGuard)
+    install_template_globals(templates.env)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
+    )
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:

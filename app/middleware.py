@@ -8,10 +8,11 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.problems import PROBLEM_TYPE, TITLES
+from app.security.tokens import mask_secrets
 
 
 class BodyLimit:
-    """Refuses bodies over `max_bytes` with a 422 problem before the app reads them."""
+    """Refuses bodies over `max_bytes` with a 413 problem before the app reads them."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -48,8 +49,8 @@ class BodyLimit:
         body = json.dumps(
             {
                 "type": "about:blank",
-                "title": TITLES[422],
-                "status": 422,
+                "title": TITLES[413],
+                "status": 413,
                 "detail": f"The request body is larger than {self.max_bytes} bytes.",
                 "errors": [
                     {
@@ -63,7 +64,7 @@ class BodyLimit:
         await send(
             {
                 "type": "http.response.start",
-                "status": 422,
+                "status": 413,
                 "headers": [
                     (b"content-type", PROBLEM_TYPE.encode()),
                     (b"content-length", str(len(body)).encode()),
@@ -74,23 +75,49 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-_SECRET_QUERY = re.compile(r"([?&](?:t|token)=)[^&\s\"]+")
+# An Authorization header or a bearer credential, however a message came to hold one.
+_AUTHORIZATION = re.compile(
+    r"(?i)(?P<name>\bauthorization\b[\"']?\s*[:=,]\s*[\"']?)(?P<value>[^\"'\r\n,)}]+)"
+    r"|(?P<scheme>\bbearer\s+)(?P<credential>[A-Za-z0-9._~+/=-]+)"
+)
+# An edit token on its own (secrets.token_urlsafe(32): 43 URL-safe characters), e.g. in a
+# path: /r/{id}/modifier/<token> would still be masked.
+_BARE_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
+MASK = "[masqué]"
+
+
+def redact(text: str) -> str:
+    """`text` without edit tokens (query parameters, however encoded; bare tokens) and
+    without Authorization values."""
+    text = mask_secrets(text, MASK)
+    text = _AUTHORIZATION.sub(
+        lambda m: f"{m['name']}{MASK}" if m["name"] else f"{m['scheme']}{MASK}", text
+    )
+    return _BARE_TOKEN.sub(MASK, text)
 
 
 class RedactTokens(logging.Filter):
-    """Edit tokens travel in /r/{id}/modifier?t=...: keep them out of access logs."""
+    """Edit tokens travel in /r/{id}/modifier?t=... and Authorization headers: keep them out
+    of the logs, whatever the encoding (?%74=, ?T=, %3F in a path, double encoding)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(
-                _SECRET_QUERY.sub(r"\1[masqué]", arg) if isinstance(arg, str) else arg
-                for arg in record.args
-            )
-        record.msg = _SECRET_QUERY.sub(r"\1[masqué]", str(record.msg))
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {
+                key: redact(value) if isinstance(value, str) else value
+                for key, value in record.args.items()
+            }
+        record.msg = redact(str(record.msg))
         return True
 
 
+# The loggers that may see a URL or a header: uvicorn's access and error logs, the app's.
+REDACTED_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "caserne", "fastapi")
+
+
 def redact_access_log() -> None:
-    logger: Any = logging.getLogger("uvicorn.access")
-    if not any(isinstance(f, RedactTokens) for f in logger.filters):
-        logger.addFilter(RedactTokens())
+    for name in REDACTED_LOGGERS:
+        logger: Any = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

@@ -11,6 +11,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.security.headers import baseline_headers
+
 log = logging.getLogger("caserne")
 
 PROBLEM_TYPE = "application/problem+json"
@@ -25,6 +27,7 @@ TITLES = {
     413: "Content Too Large",
     422: "Unprocessable Content",
     428: "Precondition Required",
+    429: "Too Many Requests",
     500: "Internal Server Error",
 }
 
@@ -138,5 +141,10 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
     async def _unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         if wants_html(request):
-            return html_error(request, 500, "Erreur interne. Votre liste n'a pas été modifiée.")
-        return problem_response(500, "Internal error.")
+            response = html_error(request, 500, "Erreur interne. Votre liste n'a pas été modifiée.")
+        else:
+            response = problem_response(500, "Internal error.")
+        # Starlette sends this answer outside every middleware: the headers come from here.
+        for name, value in baseline_headers():
+            response.headers.setdefault(name.decode(), value.decode())
+        return response

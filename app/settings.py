@@ -21,6 +21,29 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1_000_000
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
+    # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for
+    # any). With PUBLIC_URL set, every request is answered as PUBLIC_URL's host.
+    allowed_hosts: str = "localhost,127.0.0.1,testserver,[::1]"
+    # Where the rate limits count: "memory://" (one process) or a Redis URL such as
+    # "redis://127.0.0.1:6379/0" (counts shared by every worker and machine).
+    rate_limit_storage: str = "memory://"
+    # Prefix of the counters' keys in the storage (several deployments sharing one Redis).
+    rate_limit_key_prefix: str = "caserne"
+    # Limits in the `limits` notation ("30/minute;200/hour"), per client address; "" turns
+    # one off. Creation: new rosters (API, "Nouvelle liste", "Ajouter", "Dupliquer").
+    rate_limit_create: str = "30/minute;200/hour"
+    # New shares (API, and the editor's "Partager").
+    rate_limit_share: str = "30/minute;200/hour"
+    # Writes to a roster (PUT, DELETE, the editor's saves).
+    rate_limit_write: str = "120/minute;2000/hour"
+    # Failed edit-token checks (answers 401/403 on a roster), per client address...
+    rate_limit_failed_auth: str = "20/minute;100/hour"
+    # ... and per roster, whoever tries.
+    rate_limit_failed_auth_roster: str = "30/minute;200/hour"
+
+    @property
+    def allowed_host_list(self) -> list[str]:
+        return [host.strip() for host in self.allowed_hosts.split(",") if host.strip()]
 
 
 @lru_cache

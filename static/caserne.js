@@ -1,4 +1,9 @@
 // Caserne: the only hand-written script. Pages work without it; it adds copy and print buttons.
+
+// htmx would add a <style> element for its request indicators, which Caserne does not use
+// and which the Content-Security-Policy (no inline <style>) refuses. This script runs after
+// htmx's and before the DOMContentLoaded handler where htmx inserts it.
+if (window.htmx) window.htmx.config.includeIndicatorStyles = false;
 document.addEventListener("click", async (event) => {
   const copy = event.target.closest("[data-copy]");
   if (copy) {

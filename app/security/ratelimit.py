@@ -1,0 +1,240 @@
+"""Rate limits where abuse is cheap: creating rosters and shares, writing, guessing tokens.
+
+A pure ASGI middleware matching method + path, so no route changes. Counts live in the
+`limits` library's storage: in memory (one process) by default, in Redis when
+RATE_LIMIT_STORAGE names one (every worker then shares them). Each limit is per client
+address (the ASGI client, which uvicorn takes from X-Forwarded-For for the proxies
+FORWARDED_ALLOW_IPS trusts); failed token checks are also counted per roster. Over a limit:
+429 with Retry-After, a problem+json body for programs and a French page for people.
+If the storage cannot be reached, requests pass (and a warning is logged): a limiter that
+is down must not take the site with it.
+"""
+
+import asyncio
+import logging
+import math
+import re
+import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.security.answers import refuse
+from app.security.body import form_field, read_body, replay
+
+log = logging.getLogger("caserne.ratelimit")
+
+
+@dataclass(frozen=True)
+class Route:
+    """Requests a limit counts: a method, a path, and maybe a form field's value."""
+
+    kind: str  # "create", "share" or "write"
+    method: str
+    path: re.Pattern[str]
+    action: str | None = None  # the `action` form field, when only it tells
+
+
+ID = r"[^/]+"
+ROUTES: tuple[Route, ...] = (
+    Route("create", "POST", re.compile(r"/api/v1/rosters")),
+    Route("create", "POST", re.compile(r"/listes")),
+    Route("create", "POST", re.compile(r"/listes/ajouter")),
+    Route("create", "POST", re.compile(rf"/{ID}/createur/ajouter")),
+    Route("create", "POST", re.compile(rf"/s/{ID}/dupliquer")),
+    Route("share", "POST", re.compile(rf"/api/v1/rosters/{ID}/shares")),
+    Route("share", "POST", re.compile(rf"/r/{ID}"), action="share"),
+    Route("write", "PUT", re.compile(rf"/api/v1/rosters/{ID}")),
+    Route("write", "DELETE", re.compile(rf"/api/v1/rosters/{ID}")),
+    Route("write", "POST", re.compile(rf"/r/{ID}")),
+)
+# Routes that check an edit token; 401/403 there are failed checks.
+ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|r)/(?P<id>[^/]+)(?:/.*)?")
+FAILED = (401, 403)
+
+
+def may_be_limited(method: str, path: str) -> bool:
+    """Whether a request can get 429 (for the OpenAPI document)."""
+    return ROSTER_PATH.fullmatch(path) is not None or any(
+        route.method == method and route.path.fullmatch(path) for route in ROUTES
+    )
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits in force, in the `limits` notation ("30/minute;200/hour"; "" = none)."""
+
+    create: str = "30/minute;200/hour"
+    share: str = "30/minute;200/hour"
+    write: str = "120/minute;2000/hour"
+    failed_auth: str = "20/minute;100/hour"
+    failed_auth_roster: str = "30/minute;200/hour"
+
+
+def open_storage(uri: str) -> Storage:
+    """An async `limits` storage: "memory://", or "redis://host:port/db" (redis-py)."""
+    if uri.startswith(("redis://", "rediss://", "redis+unix://")):
+        storage = storage_from_string(f"async+{uri}", implementation="redispy")
+    elif uri.startswith("async+"):
+        storage = storage_from_string(uri)
+    else:
+        storage = storage_from_string(f"async+{uri}")
+    if not isinstance(storage, Storage):  # pragma: no cover (the prefix makes it async)
+        raise ValueError(f"not an async storage: {uri!r}")
+    return storage
+
+
+class RateLimits:
+    """429 once a client (or a roster's guessers) goes over a limit."""
+
+    def __init__(
+        self, app: ASGIApp, *, storage: str, limits: Limits, key_prefix: str = "caserne"
+    ) -> None:
+        self.app = app
+        self.storage_uri = storage
+        self.storage = open_storage(storage)
+        self.limiter = MovingWindowRateLimiter(self.storage)
+        # A network storage's connections belong to the event loop that opened them.
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.prefix = key_prefix
+        self.items: dict[str, list[RateLimitItem]] = {
+            kind: parse_many(spec) if spec.strip() else [] for kind, spec in vars(limits).items()
+        }
+        self.storage_down_since: float | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, self._closing_at_shutdown(send))
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        self._bind_to_running_loop()
+        method: str = scope["method"]
+        path: str = scope["path"]
+        client = scope["client"][0] if scope.get("client") else "unknown"
+        roster = ROSTER_PATH.fullmatch(path)
+        failed_keys: list[tuple[str, str]] = []
+        if roster is not None:
+            failed_keys = [("failed_auth", client), ("failed_auth_roster", roster["id"])]
+            wait = await self._exhausted(failed_keys)
+            if wait:
+                await self._refuse(scope, receive, send, wait, "failed_auth")
+                return
+        routes = [r for r in ROUTES if r.method == method and r.path.fullmatch(path)]
+        if any(route.action for route in routes):
+            body, messages = await read_body(receive)
+            receive = replay(messages, receive)
+            action = await form_field(scope, body, "action")
+            routes = [r for r in routes if r.action is None or r.action == action]
+        for route in routes:
+            wait = await self._hit(route.kind, client)
+            if wait:
+                await self._refuse(scope, receive, send, wait, route.kind)
+                return
+        if not failed_keys:
+            await self.app(scope, receive, send)
+            return
+
+        async def counting_failures(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in FAILED:
+                for kind, key in failed_keys:
+                    await self._hit(kind, key)
+            await send(message)
+
+        await self.app(scope, receive, counting_failures)
+
+    def _bind_to_running_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is loop:
+            return
+        if self.loop is not None and not self.storage_uri.startswith("memory"):
+            # Another event loop (a second test client): new connections for it.
+            self.storage = open_storage(self.storage_uri)
+            self.limiter = MovingWindowRateLimiter(self.storage)
+        self.loop = loop
+
+    def _closing_at_shutdown(self, send: Send) -> Send:
+        async def closing(message: Message) -> None:
+            if message["type"] == "lifespan.shutdown.complete":
+                await self.close()
+            await send(message)
+
+        return closing
+
+    async def close(self) -> None:
+        """Closes a network storage's connections (from the loop that opened them)."""
+        if self.loop is not asyncio.get_running_loop():
+            return
+        client = getattr(getattr(self.storage, "bridge", None), "storage", None)
+        if client is not None and hasattr(client, "aclose"):
+            await client.aclose()
+        self.loop = None
+
+    async def _hit(self, kind: str, key: str) -> int:
+        """Counts one request; the seconds to wait when that went over a limit, else 0."""
+        for item in self.items[kind]:
+            if not await self._storage_call(self.limiter.hit(item, self.prefix, kind, key)):
+                return await self._retry_after(item, kind, key)
+        return 0
+
+    async def _exhausted(self, keys: Sequence[tuple[str, str]]) -> int:
+        """The seconds to wait when one of these counters is already at its limit, else 0."""
+        for kind, key in keys:
+            for item in self.items[kind]:
+                if not await self._storage_call(self.limiter.test(item, self.prefix, kind, key)):
+                    return await self._retry_after(item, kind, key)
+        return 0
+
+    async def _retry_after(self, item: RateLimitItem, kind: str, key: str) -> int:
+        try:
+            stats = await self.limiter.get_window_stats(item, self.prefix, kind, key)
+        except Exception:
+            return item.get_expiry()
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    async def _storage_call(self, call: Awaitable[bool]) -> bool:
+        """The storage's answer; True (let it pass) when the storage fails."""
+        try:
+            allowed = await call
+        except Exception as exc:
+            if self.storage_down_since is None:
+                log.warning("rate limit storage unreachable, limits not enforced: %s", exc)
+                self.storage_down_since = time.monotonic()
+            return True
+        if self.storage_down_since is not None:
+            log.warning("rate limit storage reachable again, limits enforced")
+            self.storage_down_since = None
+        return allowed
+
+    async def _refuse(
+        self, scope: Scope, receive: Receive, send: Send, wait: int, kind: str
+    ) -> None:
+        what = {
+            "create": "roster creations",
+            "share": "shares",
+            "write": "writes",
+            "failed_auth": "failed edit-token checks",
+        }[kind]
+        await refuse(
+            scope,
+            receive,
+            send,
+            status=429,
+            code="rate_limited",
+            detail=f"Too many {what} from this client: retry in {wait} s.",
+            page_detail=f"Trop de requêtes d'un coup. Réessayez dans {_french_delay(wait)}.",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+def _french_delay(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} seconde{'s' if seconds > 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minutes"

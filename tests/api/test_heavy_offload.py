@@ -1,0 +1,87 @@
+"""A heavy calculation runs off the event loop (issue 10, finding 6); a light one stays."""
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from app.api.v1.systems import OFFLOAD_BYTES
+from app.main import create_app
+from app.settings import Settings
+from app.systems.base import GameSystem
+
+VALIDATE = "/api/v1/systems/nolimits/validate"
+
+
+def on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+@pytest.fixture
+def spied(
+    engine: Engine,
+    session: Session,
+    systems: dict[str, GameSystem],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[TestClient, list[bool]]]:
+    """A client whose No Limits validations record whether they ran on the event loop."""
+    calls: list[bool] = []
+    system = systems["nolimits"]
+    original: Callable[[Any], BaseModel] = system.validate
+
+    def validate(document: Any) -> BaseModel:
+        calls.append(on_event_loop())
+        return original(document)
+
+    monkeypatch.setattr(system, "validate", validate)
+    app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=systems)
+    app.state.session_factory = lambda: nullcontext(session)
+    with TestClient(app) as client:
+        yield client, calls
+
+
+def roster(units: int) -> bytes:
+    weapon = {"name": "Lame lourde", "melee": True, "CU": 4, "CdA": 1, "FO": 1, "DG": 1}
+    unit = {
+        "profile": {"AC": 9, "CT": 5, "CC": 5, "FO": 4, "EN": 5, "PV": 1, "CO": 5, "SV": 2},
+        "weapons": [weapon] * 10,
+    }
+    entries = [{"custom": unit, "count": 1} for _ in range(units)]
+    return json.dumps({"system": "nolimits", "name": "x", "entries": entries}).encode()
+
+
+def test_a_heavy_validation_runs_in_a_worker_thread(spied: tuple[TestClient, list[bool]]) -> None:
+    client, calls = spied
+    body = roster(200)
+    assert len(body) > OFFLOAD_BYTES
+    response = client.post(VALIDATE, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 200
+    assert calls == [False]
+
+
+def test_a_light_validation_stays_on_the_loop(spied: tuple[TestClient, list[bool]]) -> None:
+    client, calls = spied
+    response = client.post(
+        VALIDATE, content=roster(1), headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 200
+    assert calls == [True]
+
+
+def test_a_heavy_invalid_body_is_the_same_422(spied: tuple[TestClient, list[bool]]) -> None:
+    client, _calls = spied
+    body = roster(200).replace(b'"CdA": 1', b'"CdA": 0', 1)
+    response = client.post(VALIDATE, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"][:3] == ["body", "entries", 0]
