@@ -6,6 +6,7 @@ is one line in `app/systems/registry.py`. See docs/systems.md for the package sh
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,3 +52,11 @@ class SystemSpec:
     @property
     def templates(self) -> Path:
         return TEMPLATES_DIR / "systems" / self.id
+
+
+def spec_of(system_id: str) -> SystemSpec:
+    """The `SPEC` of app/systems/<system_id>/spec.py (what a registry line names)."""
+    spec = import_module(f"app.systems.{system_id}.spec").SPEC
+    if not isinstance(spec, SystemSpec) or spec.id != system_id:
+        raise TypeError(f"app.systems.{system_id}.spec.SPEC is not the spec of {system_id!r}")
+    return spec
