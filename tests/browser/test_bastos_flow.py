@@ -28,6 +28,8 @@ BAND = "Les Durs [test]"
 def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_server: str) -> None:
     page.add_init_script(TRACK_HTMX)
     page.set_viewport_size({"width": 390, "height": 844})
+    refused: list[str] = []  # what the Content-Security-Policy blocks, if anything
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
 
     # The creator opens on a Rep 4 figure with a revolver: L80 gives 4/9, 4/9, 1/9.
     page.goto(CREATOR)
@@ -37,6 +39,8 @@ def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_se
     rep_test = result.locator("#sheet-rep-test tbody .frac")
     expect(rep_test).to_have_text(["4/9", "4/9", "1/9"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The pages' own stylesheet is applied: the form stays pinned under the sheet.
+    expect(page.locator("#figure")).to_have_css("position", "sticky")
 
     # Baby Face: Rep 5, leader, Mitraillette. L80 with the leader die: 1 - (1/6)³ - 3·5/6·(1/6)².
     htmx_post(page, CREATOR, lambda: page.locator("#rep").select_option("5"))
@@ -102,6 +106,8 @@ def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_se
     assert_same_document(page)
     assert urlsplit(page.url).path == roster_path
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    assert refused == []
 
     # Share, then read the BBCode: totals, no points anywhere.
     page.locator("#share").click()

@@ -176,3 +176,16 @@ def test_odds_panel(browser: TestClient) -> None:
     ).text
     assert '<option value="3|0|0|">Bleu (Rep 3)</option>' in page
     assert re.search(r'<option value="4\|0\|0\|mitraillette" selected>Vétéran', page)
+
+
+def test_own_stylesheet_and_script(browser: TestClient) -> None:
+    # The CSP allows no inline <style> or script: the pages link their own, by content hash.
+    page = browser.get("/bastos/createur").text
+    css = re.search(r'<link rel="stylesheet" href="(/bastos/static/bastos\.css\?v=\w+)">', page)
+    assert css and "<style" not in main_of(page) and "hx-on" not in page
+    answer = browser.get(css.group(1))
+    assert answer.headers["content-type"].startswith("text/css")
+    assert "immutable" in answer.headers["cache-control"]
+    script = browser.get("/bastos/static/bastos.js")
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert browser.get("/bastos/static/secret.py").status_code == 404

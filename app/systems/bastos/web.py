@@ -2,7 +2,9 @@
 creator with its live sheet, the band's extras in the editor, and the « Quelles sont mes
 chances ? » panel (catalogue page and band editor)."""
 
+import hashlib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -23,6 +25,19 @@ from app.systems.bastos.reactions import LABELS
 from app.web.forms import int_or_raw
 from app.web.render import is_htmx, render
 from app.web.system_pages import SystemPages
+
+STATIC = Path(__file__).parent / "static"
+# The pages' own stylesheet and script, served from this package (the CSP allows our origin
+# only, no inline <style> or script): immutable, their URL carrying their content's hash.
+ASSETS = {
+    name: (STATIC.joinpath(name).read_bytes(), media_type)
+    for name, media_type in (("bastos.css", "text/css"), ("bastos.js", "text/javascript"))
+}
+ASSET_URLS = {
+    name: f"/bastos/static/{name}?v={hashlib.sha256(body).hexdigest()[:12]}"
+    for name, (body, _) in ASSETS.items()
+}
+IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 
 MARGINS = {
     "win_by_2": "Gagne de 2",
@@ -90,6 +105,8 @@ class BastosPages(SystemPages):
             "ask": self.ask,
             "cm": cm,
             "width": width,
+            "bastos_css": ASSET_URLS["bastos.css"],
+            "bastos_js": ASSET_URLS["bastos.js"],
         }
 
     def ask(self, values: dict[str, Any], figure: str) -> Any:
@@ -126,6 +143,13 @@ class BastosPages(SystemPages):
 
     def router(self) -> APIRouter:
         router = super().router()
+
+        @router.get("/static/{name}")
+        def asset(name: str) -> Response:
+            if name not in ASSETS:
+                return Response(status_code=404)
+            body, media_type = ASSETS[name]
+            return Response(body, media_type=media_type, headers=IMMUTABLE)
 
         @router.post("/chances")
         async def chances(request: Request) -> Response:
