@@ -1,14 +1,12 @@
 """HTTP caching of immutable resources (shares and their exports): ETag, 304, Cache-Control,
 and a bounded in-process memory of what was already rendered."""
 
-from collections import OrderedDict
+import contextlib
+import threading
 from collections.abc import Hashable
-from typing import Generic, TypeVar
 
+from cachetools import LRUCache
 from starlette.requests import Request
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
 
 
 def immutable_headers(request: Request, etag: str) -> dict[str, str]:
@@ -26,21 +24,26 @@ def not_modified(request: Request, etag: str) -> bool:
     return etag in candidates or "*" in candidates
 
 
-class LRU(Generic[K, V]):
-    """A bounded mapping that forgets the least recently used entries."""
+def bounded_in_bytes(max_bytes: int) -> LRUCache[Hashable, str]:
+    """A least-recently-used memory of rendered text, bounded by what it weighs (cachetools:
+    a count bound would let a few 2 MB pages take all the memory). A value heavier than
+    `max_bytes` is simply not kept. Callers that share one between threads hold its lock."""
+    return LRUCache(maxsize=max_bytes, getsizeof=len)
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[K, V] = OrderedDict()
 
-    def get(self, key: K) -> V | None:
-        value = self.items.get(key)
-        if value is not None:
-            self.items.move_to_end(key)
-        return value
+class Memo:
+    """An LRUCache and the lock that guards it (the share page reads it on the event loop
+    and fills it from a worker thread)."""
 
-    def put(self, key: K, value: V) -> None:
-        self.items[key] = value
-        self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+    def __init__(self, max_bytes: int) -> None:
+        self.cache = bounded_in_bytes(max_bytes)
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self.lock:
+            return self.cache.get(key)
+
+    def put(self, key: Hashable, value: str) -> None:
+        # A value heavier than the whole memory raises ValueError: serve it, do not keep it.
+        with self.lock, contextlib.suppress(ValueError):
+            self.cache[key] = value

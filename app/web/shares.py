@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
-from app.http_cache import LRU, immutable_headers, not_modified
+from app.http_cache import Memo, immutable_headers, not_modified
 from app.store import rosters as store
 from app.systems.base import RosterSummary
 from app.urls import public_base
@@ -32,8 +32,9 @@ def og_description(summary: RosterSummary) -> str:
 
 def router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
-    etags: LRU[str, str] = LRU(100_000)
-    pages: LRU[tuple[str, str], str] = LRU(256)
+    # Bounded in bytes: 100,000 ETags weigh ~7 MB; rendered pages at most 32 MB per process.
+    etags = Memo(8 * 1024 * 1024)
+    pages = Memo(32 * 1024 * 1024)
 
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
