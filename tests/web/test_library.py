@@ -265,6 +265,8 @@ def test_new_list_form_says_what_is_wrong(browser: TestClient, session: Session)
     assert response.status_code == 422
     assert 'aria-invalid="true"' in response.text and "Format (points)" in response.text
     assert 'value="Test"' in response.text  # what was typed is kept
+    assert re.search(r'id="new-points"[^>]*aria-invalid="true" autofocus', response.text)
+    assert not re.search(r'id="new-name"[^>]*autofocus', response.text)
     assert count_rosters(session) == before
 
 
@@ -277,3 +279,28 @@ def test_new_list_without_system_offers_the_systems(browser: TestClient) -> None
 def test_post_listes_still_creates_as_before(browser: TestClient) -> None:
     response = browser.post("/listes", data={"system": "dcsystem"})
     assert response.status_code == 303 and response.headers["location"].startswith("/r/")
+
+
+def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
+    browser: TestClient, app: Any, session: Session
+) -> None:
+    """A browser that sends neither Sec-Fetch-Site nor Origin proves a write with the form's
+    `csrf` field (app/security/csrf.py); every form of the library carries it."""
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    with TestClient(app, follow_redirects=False) as old:
+        old.cookies.set(cookie_name(roster_id), browser.cookies[cookie_name(roster_id)])
+        page = old.get("/listes").text
+        forms = re.findall(r'<form method="post".*?</form>', page, re.S)
+        assert len(forms) == 3 and all('name="csrf"' in form for form in forms)
+        token = re.search(r'name="csrf" value="([^"]+)"', page)
+        assert token is not None
+        refused = old.post(f"/listes/{roster_id}/renommer", data={"name": "Sans jeton"})
+        assert refused.status_code == 403
+        renamed = old.post(
+            f"/listes/{roster_id}/renommer", data={"name": "Avec jeton", "csrf": token[1]}
+        )
+        assert renamed.status_code == 303
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.name == "Avec jeton"
+    new_form = browser.get("/listes/nouvelle", params={"system": "dcsystem"}).text
+    assert 'name="csrf"' in new_form
