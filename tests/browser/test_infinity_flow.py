@@ -138,9 +138,12 @@ DESKTOP = {"width": 1280, "height": 800}
 def test_infinity_pages_fit_and_pass_axe(
     new_context: Callable[..., BrowserContext], viewport: dict[str, int]
 ) -> None:
-    """The checks of test_pages_fit.py on Infinity's pages: nothing scrolls sideways, axe-core
-    finds no serious or critical violation (catalogue, creator, an editor, its share)."""
+    """The checks of test_pages_fit.py on Infinity's pages (catalogue, creator, an editor, its
+    share): nothing scrolls sideways, axe-core finds no serious or critical violation, the
+    Content-Security-Policy refuses nothing."""
     page = new_context(viewport=viewport).new_page()
+    refused: list[str] = []  # the Content-Security-Policy says what it blocks on the console
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
     editor = open_new_list(page, "infinity", "liste_a_corriger")  # issues shown everywhere
     page.locator("#share").click()
     page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
@@ -153,6 +156,7 @@ def test_infinity_pages_fit_and_pass_axe(
         if violations := run_axe(page):
             found[path] = violations
     assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
+    assert refused == []
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])

@@ -269,3 +269,18 @@ def test_editor_removes_the_line_the_player_saw(browser: TestClient) -> None:
     assert 'name="entry-13-ref"' not in page
     assert sum('"option": "lance_grenades"' in ref for ref in refs) == 1  # group 2's stays
     assert refs[0].startswith('{"unit": "sergent_veteran", "option": "fusil_lourd_lt", "group": 2')
+
+
+def test_own_stylesheet(browser: TestClient) -> None:
+    # The CSP allows no inline <style>: the pages link their own, by content hash.
+    for path in ("/infinity/createur", "/infinity/catalogue"):
+        page = browser.get(path).text
+        css = re.search(
+            r'<link rel="stylesheet" href="(/infinity/static/infinity\.css\?v=\w+)">', page
+        )
+        assert css and "<style" not in page.split("<body", 1)[1], path
+    answer = browser.get(css.group(1))
+    assert answer.headers["content-type"].startswith("text/css")
+    assert "immutable" in answer.headers["cache-control"]
+    assert "table.edit.infinity-options" in answer.text
+    assert browser.get("/infinity/static/secret.py").status_code == 404

@@ -2,9 +2,11 @@
 books', live cost and SWC), and the fields the roster editor adds (combat group, reserve,
 option; the introductory-game switch; the list's own troopers)."""
 
+import hashlib
 import json
 import re
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -31,6 +33,12 @@ KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
 OPTION_ROWS = 4  # rows offered by the creator's options table (more on demand)
 MAX_OPTION_ROWS = 12
 SAVE_ATTEMPTS = 3
+
+# The pages' own stylesheet, served from this package (the Content-Security-Policy allows no
+# inline <style>): immutable, its URL carrying its content's hash.
+STYLESHEET = (Path(__file__).parent / "static" / "infinity.css").read_bytes()
+STYLESHEET_URL = f"/infinity/static/infinity.css?v={hashlib.sha256(STYLESHEET).hexdigest()[:12]}"
+IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
 
 # The creator opens on a trooper of Caserne's own invention (no Corvus Belli profile).
 DEFAULT_TROOPER: dict[str, Any] = {
@@ -144,6 +152,7 @@ class InfinityPages(SystemPages):
             "equipment": {item.id: item for item in cat.equipment},
             "known_skills": KNOWN_SKILLS,
             "attributes": ATTRIBUTES,
+            "infinity_css": STYLESHEET_URL,
         }
 
     # --- the creator ---------------------------------------------------------------------
@@ -232,9 +241,14 @@ class InfinityPages(SystemPages):
         return {"unit": trooper, "option": option}
 
     def router(self) -> APIRouter:
-        """The shared routes, with "add to a list" taken over: an Infinity list carries its
-        own troopers (`extras.units`), so adding one stores the trooper and an entry."""
+        """The shared routes, with "add to a list" taken over (an Infinity list carries its
+        own troopers, `extras.units`: adding one stores the trooper and an entry), and the
+        pages' stylesheet."""
         router = APIRouter(include_in_schema=False)
+
+        @router.get(f"/{self.system_id}/static/infinity.css")
+        def stylesheet() -> Response:
+            return Response(STYLESHEET, media_type="text/css", headers=IMMUTABLE)
 
         @router.post(f"/{self.system_id}/createur/ajouter")
         async def creator_add(request: Request, session: SessionDep) -> Response:
