@@ -55,3 +55,8 @@ const focusableScrollers = () => {
 document.addEventListener("DOMContentLoaded", focusableScrollers);
 document.addEventListener("htmx:afterSettle", focusableScrollers);
 window.addEventListener("resize", focusableScrollers);
+
+// Morphing swaps (hx-swap="morph:..."): the field being typed in keeps what is typed, even
+// when an earlier answer arrives. Set here, not in hx-swap: a config object there is read
+// with Function(), which the Content-Security-Policy refuses.
+if (window.Idiomorph) window.Idiomorph.defaults.ignoreActiveValue = true;

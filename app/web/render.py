@@ -12,15 +12,17 @@ templates = Jinja2Blocks(directory=ROOT / "templates")
 templates.env.globals["htmx_version"] = "2.0.11"
 templates.env.globals["idiomorph_version"] = "0.8.0"
 
-# A reference to the rule text's lines, "(L155-156)" or "(L124, L171)": kept for those who
-# want it (a tooltip), not in the sentence a player reads.
-_REFERENCES = re.compile(r"\s*\((L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*)\)")
+# A reference to the rule text's lines, "(L155-156)", "(L124, L171)" or the end of a
+# parenthesis, "(aucun profil imprimé, L223-238)": kept for those who want it (a tooltip),
+# not in the sentence a player reads.
+_LINES = r"L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*"
+_REFERENCES = re.compile(rf"\s*\(({_LINES})\)|,\s*({_LINES})(?=\))")
 
 
 def split_references(text: str) -> tuple[str, str]:
     """The text without its line references, and those references ("L155-156, L170")."""
-    references = ", ".join(match.group(1) for match in _REFERENCES.finditer(text))
-    return _REFERENCES.sub("", text), references
+    found = [m.group(1) or m.group(2) for m in _REFERENCES.finditer(text)]
+    return _REFERENCES.sub("", text), ", ".join(found)
 
 
 templates.env.filters["split_references"] = split_references

@@ -346,7 +346,14 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             response = redirect(request, f"/s/{shared.code}")
             flash_edit_link(request, response, shared.code, roster.id)
             return response
-        return editor(request, roster, stored, parsed=parsed, add=add)
+        message = None
+        if form.get("action") == "add" and forms[system.id].new_entry(form) is not None:
+            # Said where the player looks (the flash is a status region): what was added.
+            added = stored["entries"][-1]
+            unit = forms[system.id].context().get("units", {}).get(added.get("unit"))
+            label = added.get("name") or (unit.name if unit is not None else "combattant")
+            message = {"kind": "ok", "text": f"Ajouté : {added['count']} × {label}."}
+        return editor(request, roster, stored, parsed=parsed, add=add, message=message)
 
     @router.post("/s/{code}/dupliquer")
     def duplicate(code: str, request: Request, session: SessionDep) -> Response:

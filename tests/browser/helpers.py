@@ -1,5 +1,6 @@
 """What the browser flows share: waiting for HTMX, and proving a page did not navigate."""
 
+import re
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -44,11 +45,27 @@ def type_and_leave(field: Locator, text: str) -> None:
 
 
 def open_new_list(page: Page, system: str, example: str | None = None) -> str:
-    """Creates a list as the home page's buttons do (this context keeps its edit cookie),
-    opens its editor and returns the editor's path."""
-    form = {"system": system} | ({"example": example} if example else {})
-    response = page.request.post("/listes", form=form, max_redirects=0)
-    assert response.status == 303, response.status
-    path = response.headers["location"]
-    page.goto(path)
-    return path
+    """Creates a list as the home page's buttons do (a form posted from one of the site's
+    pages, so this context keeps its edit cookie), and returns its editor's path."""
+    if not page.url.startswith("http"):
+        page.goto("/listes")
+    fields = {"system": system} | ({"example": example} if example else {})
+    page.evaluate(
+        """(fields) => {
+          const form = document.createElement("form");
+          form.method = "post";
+          form.action = "/listes";
+          for (const [name, value] of Object.entries(fields)) {
+            const input = document.createElement("input");
+            input.type = "hidden";
+            input.name = name;
+            input.value = value;
+            form.append(input);
+          }
+          document.body.append(form);
+          form.submit();
+        }""",
+        fields,
+    )
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
+    return urlsplit(page.url).path

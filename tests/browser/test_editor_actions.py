@@ -2,6 +2,7 @@
 removes nothing and leaves nothing half-saved; after every editor action the rows are the
 stored roster's, in its order; the focus stays on or next to the control used."""
 
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -32,6 +33,20 @@ ROWS = """() => Array.from(document.querySelectorAll("#editor tr.entry, #editor 
     row.querySelector("td:nth-child(2) > strong")?.innerText ?? "",
   ])"""
 TOTAL = "#editor [data-total]"
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violation(page: Page) -> Iterator[None]:
+    """The morphing swaps run under the pages' Content-Security-Policy (no eval, no inline)."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    yield
+    assert refused == []
 
 
 def idle(page: Page) -> None:
@@ -130,6 +145,7 @@ def test_dcsystem_rows_follow_the_stored_roster_and_keep_the_focus(page: Page) -
     expect(page.locator("#add-count")).to_have_value("")
     expect(page.locator("#add-unit")).to_have_value("jaffa")
     expect(page.locator("#entry-3-count")).to_have_value("3")
+    expect(page.locator("#editor .flash.ok")).to_have_text("Ajouté : 3 × Jaffa.")
     rows_match_the_stored_roster(page)
     # Retirer on row 0: the next row's Retirer takes its place, under the focus.
     remove = page.locator("#entry-0 td.remove button")

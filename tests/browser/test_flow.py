@@ -286,7 +286,8 @@ def test_bad_points_limit_is_explained_next_to_the_field(page: Page) -> None:
 
     roster_name = page.locator("#roster-name")
     points_limit = page.locator("#points-limit")
-    roster_name.fill("Ma liste du samedi")
+    # Each change saves at once (no debounce): the name first.
+    htmx_post(page, roster_path, lambda: type_and_leave(roster_name, "Ma liste du samedi"))
     limit_error = page.locator("label:has(#points-limit) + .field-error")
     flash = page.locator("#editor .flash.error")
     for bad in ("-5", "0"):
