@@ -177,6 +177,10 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         lines = self.summary_lines(roster, result)
         if len(lines) == len(result.entries) and all(line.entry is None for line in lines):
             lines = [line.model_copy(update={"entry": i}) for i, line in enumerate(lines)]
+        # Readers see each group once (a combat group, the Renfort), in the order groups
+        # first appear, entries keeping their order inside it.
+        groups = list(dict.fromkeys(line.group for line in lines))
+        lines.sort(key=lambda line: groups.index(line.group))
         return RosterSummary(
             system=self.id,
             system_name=self.name,

@@ -3,6 +3,7 @@ registered with one line and works end to end with nothing else changed."""
 
 from collections.abc import Iterator
 from contextlib import nullcontext
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -89,3 +90,23 @@ def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
     assert editor.status_code == 200 and "Soldat de plomb" in editor.text
     home = toy_client.get("/")
     assert "Jeu jouet" in home.text and "/toy/createur" not in home.text
+
+
+def test_summaries_show_each_group_once(systems: dict[str, Any]) -> None:
+    """Entries of one combat group sent apart are read together, in first-seen order."""
+    infinity = systems["infinity"]
+    catalogue = infinity.catalogue().model_dump()
+    trooper = catalogue["units"][0]
+    option = trooper["options"][0]["id"]
+    document = {
+        "system": "infinity",
+        "entries": [
+            {"unit": trooper["id"], "option": option, "group": 2},
+            {"unit": trooper["id"], "option": option, "group": 1},
+            {"unit": trooper["id"], "option": option, "group": 2},
+        ],
+    }
+    roster = infinity.roster_model.model_validate(document)
+    summary = infinity.summarize(roster, infinity.validate(roster))
+    assert [line.entry for line in summary.lines] == [0, 2, 1]
+    assert len({line.group for line in summary.lines}) == 2
