@@ -61,6 +61,10 @@ def test_no_page_scrolls_sideways_on_a_phone(lists: dict[str, Any]) -> None:
     for path in every_page(lists):
         page.goto(path)
         widths[path] = page.evaluate("document.documentElement.scrollWidth")
+        # Rows laid out for a phone still show every cost and total (hidden moves too).
+        figures = page.locator("table.entries td.num[data-label]")
+        for index in range(figures.count()):
+            expect(figures.nth(index)).to_be_visible()
     assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
     page.set_viewport_size(DESKTOP)
     for path in ("/nolimits/createur", "/nolimits/catalogue", "/dcsystem/createur"):
