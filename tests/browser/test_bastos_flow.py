@@ -5,12 +5,20 @@ Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 """
 
 import re
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.helpers import TRACK_HTMX, assert_same_document, htmx_post, mark_document
+from tests.browser.helpers import (
+    TRACK_HTMX,
+    assert_same_document,
+    htmx_post,
+    mark_document,
+    open_new_list,
+)
+from tests.browser.test_pages_fit import run_axe
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +28,8 @@ def shown(label: str, value: int) -> re.Pattern[str]:
     return re.compile(rf"^\s*({value} {re.escape(label)}|{re.escape(label)} : {value})\s*$")
 
 
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 CREATOR = "/bastos/createur"
 CHANCES = "/bastos/chances"
 BAND = "Les Durs [test]"
@@ -135,3 +145,28 @@ def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_se
     assert " pts" not in bbcode
     expect(page.locator("#share .total")).not_to_contain_text("points")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_bastos_pages_fit_and_pass_axe(
+    new_context: Callable[..., BrowserContext], viewport: dict[str, int]
+) -> None:
+    """The checks of test_pages_fit.py on Bastos' pages (catalogue, creator, an editor with
+    its odds panel, its share): nothing scrolls sideways, axe-core finds no serious or
+    critical violation, the Content-Security-Policy refuses nothing."""
+    page = new_context(viewport=viewport).new_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    editor = open_new_list(page, "bastos", "section")
+    page.locator("#share").click()
+    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+    share = urlsplit(page.url).path
+    found = {}
+    for path in ("/bastos/catalogue", "/bastos/createur", editor, share):
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], (path, width)
+        if violations := run_axe(page):
+            found[path] = violations
+    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
+    assert refused == []
