@@ -45,6 +45,11 @@ def field_errors(exc: ValidationError, *, bounds: Bounds | None = None) -> dict[
     return errors
 
 
+def error_text(exc: ValidationError) -> str:
+    """Every error once, in one line (field_errors keys each under its section and its field)."""
+    return "; ".join(dict.fromkeys(field_errors(exc).values()))
+
+
 def _message(kind: str, english: str, ctx: dict[str, Any], bounds: tuple[int, int] | None) -> str:
     if kind in RANGE_ERRORS and bounds is not None:
         return f"nombre entier entre {bounds[0]} et {bounds[1]}"
@@ -73,6 +78,12 @@ LABELS = {
     "points": "Points",
     "MPA": "Pénétration",
     "format": "Format",
+    "kills": "Ennemis mis hors jeu",
+    "general_points": "Général adverse éliminé",
+    "terrain_held": "Éléments de décor contrôlés",
+    "enemy_survivors_points": "Points des survivants adverses",
+    "size_in": "Taille (pouces)",
+    "material": "Matériau",
 }
 
 FRENCH = {

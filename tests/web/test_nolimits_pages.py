@@ -185,3 +185,10 @@ def test_building_calculator(browser: TestClient) -> None:
     assert '<strong data-building>Brique, 6" : EN 6, SV 4, PV 6</strong>' in fragment
     bad = browser.post("/nolimits/batiment", data={"material": "papier", "size_in": "6"})
     assert bad.status_code == 422 and "field-error" in bad.text
+
+
+def test_building_errors_name_their_field_in_french_once(browser: TestClient) -> None:
+    form = {"material": "x", "size_in": "-1"}
+    answer = browser.post("/nolimits/batiment", data=form, headers={"HX-Request": "true"})
+    assert answer.status_code == 422
+    assert "Matériau : inconnu du catalogue; Taille (pouces) : au moins 1</span>" in answer.text

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
 from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
-from app.web.forms import field_errors, int_or_raw
+from app.web.forms import error_text, int_or_raw
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
@@ -199,7 +199,7 @@ class NolimitsPages(SystemPages):
                 engine = self.engine
                 context["building"] = engine.building(engine.building_model.model_validate(values))
             except ValidationError as exc:
-                context["building_error"] = "; ".join(field_errors(exc).values())
+                context["building_error"] = error_text(exc)
                 status = 422
             return render(
                 request, "systems/nolimits/catalogue.html", context, block="building", status=status
