@@ -3,11 +3,36 @@
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.systems.base import ExampleRoster
 
 CatalogueT = TypeVar("CatalogueT", bound=BaseModel)
+
+
+class CatalogueModel(BaseModel):
+    """What catalogue data models share: unknown keys are errors, values never change."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SystemInfo(CatalogueModel):
+    """The `[system]` table of a catalogue; a system narrows `id` to its own Literal."""
+
+    id: str
+    name: str
+    rules_version: str
+    catalogue_version: str
+
+
+class Note(CatalogueModel):
+    """A decision Caserne took where the text is silent or contradicts itself (French)."""
+
+    id: str
+    title: str
+    text: str
+
+
 EngineT = TypeVar("EngineT")
 
 

@@ -8,7 +8,7 @@ knows (its catalogue output, its summary lines); see docs/systems.md.
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,13 +44,44 @@ class SystemInfo(Protocol):
     def catalogue_version(self) -> str: ...
 
 
+class NoteData(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
 class CatalogueData(Protocol):
-    """What every system's catalogue model holds: its identity and the text's examples."""
+    """What every system's catalogue model holds: its identity, the text's examples and
+    Caserne's decisions."""
 
     @property
     def system(self) -> SystemInfo: ...
     @property
     def examples(self) -> Sequence[PrintedExample]: ...
+    @property
+    def notes(self) -> Sequence[NoteData]: ...
+
+
+class DecisionOut(BaseModel):
+    """One of Caserne's decisions where a rule text is unclear, as catalogues show it."""
+
+    id: str
+    name: str
+    kind: Literal["decision"] = "decision"
+    text: str
+
+
+class CatalogueOut(BaseModel):
+    """What every system's catalogue output starts with; a system adds `system` (its id as
+    a Literal) and its own lists."""
+
+    name: str
+    rules_version: str
+    catalogue_version: str
+    notes: list[DecisionOut] = Field(description="Caserne's decisions where the rules are unclear.")
 
 
 class RosterBase(BaseModel):
@@ -162,6 +193,15 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         return []
 
     # --- the same for every system -----------------------------------------------------
+
+    def catalogue_header(self) -> dict[str, Any]:
+        """The fields every catalogue output starts with (see `CatalogueOut`)."""
+        return {
+            "name": self.name,
+            "rules_version": self.rules_version,
+            "catalogue_version": self.catalogue_version,
+            "notes": [DecisionOut(id=n.id, name=n.title, text=n.text) for n in self.data.notes],
+        }
 
     @cached_property
     def _catalogue(self) -> BaseModel:

@@ -7,20 +7,17 @@ Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 from functools import cached_property
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from app.systems.building import build_engine, duplicate_ids
+from app.systems import building
+from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids
 
 # The ids are part of the API contract (api-v1.md, "### bastos").
 WeaponId = Literal["revolver", "pistolet_45", "fusil_a_pompe", "mitraillette", "corps_a_corps"]
 WEAPON_IDS: tuple[str, ...] = get_args(WeaponId)
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Weapon(Strict):
+class Weapon(CatalogueModel):
     """One row of the weapon table (L13-71, reprinted L296-354); null where it prints « - »."""
 
     model_config = ConfigDict(
@@ -42,7 +39,7 @@ class Weapon(Strict):
     reference_source: str = Field(description="The same row on the Feuille de Référence.")
 
 
-class RepLevel(Strict):
+class RepLevel(CatalogueModel):
     """What a Rep value means (L11)."""
 
     rep: int = Field(ge=1, le=6)
@@ -51,7 +48,7 @@ class RepLevel(Strict):
     source: str
 
 
-class SampleFigure(Strict):
+class SampleFigure(CatalogueModel):
     """A figure of the text's examples, for entries naming it by `unit`."""
 
     id: str
@@ -64,12 +61,12 @@ class SampleFigure(Strict):
     note: str = ""
 
 
-class ExampleEntry(Strict):
+class ExampleEntry(CatalogueModel):
     unit: str
     count: int = Field(1, ge=1)
 
 
-class Example(Strict):
+class Example(CatalogueModel):
     """A band the text describes, with the issues Caserne expects of it."""
 
     id: str
@@ -82,22 +79,11 @@ class Example(Strict):
     note: str = ""
 
 
-class Note(Strict):
-    """A decision Caserne took where the text is silent or contradicts itself (French)."""
-
-    id: str
-    title: str
-    text: str
-
-
-class SystemInfo(Strict):
+class SystemInfo(building.SystemInfo):
     id: Literal["bastos"]
-    name: str
-    rules_version: str
-    catalogue_version: str
 
 
-class Catalogue(Strict):
+class Catalogue(CatalogueModel):
     system: SystemInfo
     weapons: list[Weapon]
     reps: list[RepLevel]

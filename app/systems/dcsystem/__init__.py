@@ -22,7 +22,6 @@ from app.systems.dcsystem.present import (
     DcsystemHiddenMoveOut,
     DcsystemItemOut,
     DcsystemLevelOut,
-    DcsystemNoteOut,
     DcsystemUnitOut,
     dice_badges,
 )
@@ -89,9 +88,7 @@ class DcSystem(
             )
         item_fields = {"id", "name", "kind", "points", "text", "source", "brings"}
         return DcsystemCatalogue(
-            name=self.name,
-            rules_version=self.rules_version,
-            catalogue_version=self.catalogue_version,
+            **self.catalogue_header(),
             levels=[
                 DcsystemLevelOut(
                     level=rule.level,
@@ -128,9 +125,6 @@ class DcSystem(
                     source=example.source,
                 )
                 for example, document in zip(data.examples, self.example_documents(), strict=True)
-            ],
-            notes=[
-                DcsystemNoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes
             ],
         )
 

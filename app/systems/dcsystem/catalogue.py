@@ -6,9 +6,10 @@ Checked at start-up; every problem is reported at once, with the key it concerns
 from functools import cached_property
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from app.systems.building import duplicate_ids
+from app.systems import building
+from app.systems.building import CatalogueModel, Note, duplicate_ids
 
 # The ids are part of the API contract (api-v1.md): the catalogue must define exactly these.
 ItemId = Literal[
@@ -26,11 +27,7 @@ ITEM_IDS: tuple[str, ...] = get_args(ItemId)
 HIDDEN_MOVE_IDS: tuple[str, ...] = get_args(HiddenMoveId)
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class DcsystemDice(Strict):
+class DcsystemDice(CatalogueModel):
     """A dice pool (part A, L212-214): red = life, blue = once a game, white = shooting,
     yellow = close combat."""
 
@@ -40,7 +37,7 @@ class DcsystemDice(Strict):
     yellow: int = Field(0, ge=0)
 
 
-class LevelRule(Strict):
+class LevelRule(CatalogueModel):
     level: Level
     points: int
     red: int
@@ -50,23 +47,23 @@ class LevelRule(Strict):
     source: str
 
 
-class Balance(Strict):
+class Balance(CatalogueModel):
     points: int
     source: str
     text: str
 
 
-class WeaponRule(Strict):
+class WeaponRule(CatalogueModel):
     type: Literal["tir", "cc"]
     dice: int = Field(ge=1)
 
 
-class Boost(Strict):
+class Boost(CatalogueModel):
     weapon: ItemId
     dice: int = Field(ge=1)
 
 
-class Item(Strict):
+class Item(CatalogueModel):
     id: ItemId
     name: str
     kind: Literal["capacite", "equipement", "handicap"]
@@ -82,13 +79,13 @@ class Item(Strict):
     extra_slots: int = 0
 
 
-class HiddenMoveRules(Strict):
+class HiddenMoveRules(CatalogueModel):
     per_player: int = Field(ge=1)
     source: str
     text: str
 
 
-class HiddenMove(Strict):
+class HiddenMove(CatalogueModel):
     id: HiddenMoveId
     name: str
     points: int
@@ -97,20 +94,20 @@ class HiddenMove(Strict):
     reinforcement_limit: int | None = None
 
 
-class ScoreRules(Strict):
+class ScoreRules(CatalogueModel):
     main_mission_divisor: int = Field(ge=1)
     secondary_mission_divisor: int = Field(ge=1)
     kill_points: dict[str, int]
     source: str
 
 
-class Army(Strict):
+class Army(CatalogueModel):
     id: str
     name: str
     source: str
 
 
-class Unit(Strict):
+class Unit(CatalogueModel):
     id: str
     name: str
     army: str
@@ -123,13 +120,13 @@ class Unit(Strict):
     note: str = ""
 
 
-class ExampleEntry(Strict):
+class ExampleEntry(CatalogueModel):
     unit: str
     count: int = Field(ge=1)
     group: Literal["renfort"] | None = None
 
 
-class Example(Strict):
+class Example(CatalogueModel):
     id: str
     name: str
     printed_total: int
@@ -140,22 +137,11 @@ class Example(Strict):
     expected_issue_codes: list[str] = []
 
 
-class Note(Strict):
-    """A decision Caserne took where the text is silent or contradicts itself (French)."""
-
-    id: str
-    title: str
-    text: str
-
-
-class SystemInfo(Strict):
+class SystemInfo(building.SystemInfo):
     id: Literal["dcsystem"]
-    name: str
-    rules_version: str
-    catalogue_version: str
 
 
-class Catalogue(Strict):
+class Catalogue(CatalogueModel):
     system: SystemInfo
     levels: list[LevelRule]
     balance: Balance

@@ -3,9 +3,10 @@ dice as badges for summaries and exports."""
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
+from app.systems.catalogued import CatalogueOut
 from app.systems.dcsystem.catalogue import Dice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
@@ -76,27 +77,14 @@ class DcsystemExampleOut(BaseModel):
     source: str
 
 
-class DcsystemNoteOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
-class DcsystemCatalogue(BaseModel):
+class DcsystemCatalogue(CatalogueOut):
     system: Literal["dcsystem"] = "dcsystem"
-    name: str
-    rules_version: str
-    catalogue_version: str
     levels: list[DcsystemLevelOut]
     items: list[DcsystemItemOut]
     hidden_moves: list[DcsystemHiddenMoveOut]
     armies: list[DcsystemArmyOut]
     units: list[DcsystemUnitOut]
     examples: list[DcsystemExampleOut]
-    notes: list[DcsystemNoteOut] = Field(
-        description="Caserne's decisions where the rules are unclear."
-    )
 
 
 def dice_badges(dice: Dice) -> list[Badge]:

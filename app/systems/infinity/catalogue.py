@@ -6,9 +6,10 @@ Checked at start-up; every problem is reported at once, with the key it concerns
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from app.systems.building import build_engine, duplicate_ids
+from app.systems import building
+from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids
 from app.systems.infinity.models import (
     EQUIPMENT_IDS,
     SKILL_IDS,
@@ -19,18 +20,11 @@ from app.systems.infinity.models import (
 )
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SystemInfo(Strict):
+class SystemInfo(building.SystemInfo):
     id: Literal["infinity"]
-    name: str
-    rules_version: str
-    catalogue_version: str
 
 
-class Rules(Strict):
+class Rules(CatalogueModel):
     """The numbers of army building, each traced to its line."""
 
     points_per_swc: int = Field(ge=1, description="L81 « Chaque tranche de 50 points ».")
@@ -40,14 +34,14 @@ class Rules(Strict):
     source: str
 
 
-class Faction(Strict):
+class Faction(CatalogueModel):
     id: Id
     name: str
     note: str
     source: str
 
 
-class Skill(Strict):
+class Skill(CatalogueModel):
     """A skill (or equipment) the text describes, with its French name and line."""
 
     id: Id
@@ -64,7 +58,7 @@ class CatalogueTrooper(InfinityTrooper):
     ava: Availability | None = None
 
 
-class Example(Strict):
+class Example(CatalogueModel):
     """An example list written by Caserne, with the error and warning codes it must give."""
 
     id: Id
@@ -78,15 +72,7 @@ class Example(Strict):
     note: str = ""
 
 
-class Note(Strict):
-    """A decision Caserne took where the text is silent or unclear (French)."""
-
-    id: Id
-    title: str
-    text: str
-
-
-class Catalogue(Strict):
+class Catalogue(CatalogueModel):
     system: SystemInfo
     rules: Rules
     factions: list[Faction]

@@ -8,8 +8,10 @@ Lnn = line of shared/rules/necromunda-warzone.fr.txt.
 from functools import cached_property
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from app.systems import building
+from app.systems.building import CatalogueModel, Note
 from app.systems.necrowarzone.models import Figure
 
 # The rows of the shooting table (L41-49) are referred to by these ids in requests.
@@ -33,18 +35,11 @@ MODIFIER_KINDS.update({modifier_id: "condition" for modifier_id in CONDITION_IDS
 TO_HIT_CT = range(1, 11)  # "CT----1 2 3 4 5 6 7 8 9 10" (L38)
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SystemInfo(Strict):
+class SystemInfo(building.SystemInfo):
     id: Literal["necrowarzone"]
-    name: str
-    rules_version: str
-    catalogue_version: str
 
 
-class ActionBand(Strict):
+class ActionBand(CatalogueModel):
     """One line of "NOMBRE D’ACTIONS DES PERSONNAGES" (L8-11); `xp_max` None for "401+"."""
 
     xp_min: int = Field(ge=0)
@@ -55,7 +50,7 @@ class ActionBand(Strict):
     text: str
 
 
-class LightWound(Strict):
+class LightWound(CatalogueModel):
     """ "Blessure légère -1CC/-1CT/-1 Action (minimum 1)" (L78), per light wound."""
 
     cc: int
@@ -66,19 +61,19 @@ class LightWound(Strict):
     text: str
 
 
-class ToHitScore(Strict):
+class ToHitScore(CatalogueModel):
     ct: int
     score: int
 
 
-class ToHitTable(Strict):
+class ToHitTable(CatalogueModel):
     """ "Jet pour toucher" (L38-39): the score a CT needs."""
 
     source: str
     scores: list[ToHitScore]
 
 
-class ShootingModifier(Strict):
+class ShootingModifier(CatalogueModel):
     """One row of "Modificateurs de tir" (L41-49), as printed."""
 
     id: ShootingModifierId
@@ -92,13 +87,13 @@ class ShootingModifier(Strict):
     text: str
 
 
-class ShootingRules(Strict):
+class ShootingRules(CatalogueModel):
     source: str
     text: str
     modifiers: list[ShootingModifier]
 
 
-class RoutRule(Strict):
+class RoutRule(CatalogueModel):
     """Test de déroute when "25% ou plus d’un gang" is down or out (L84)."""
 
     percent: int = Field(gt=0, le=100)
@@ -106,7 +101,7 @@ class RoutRule(Strict):
     text: str
 
 
-class SampleFigure(Strict):
+class SampleFigure(CatalogueModel):
     """A ready-made figure (Caserne's own: the text prints no profile)."""
 
     id: str
@@ -116,14 +111,14 @@ class SampleFigure(Strict):
     note: str = ""
 
 
-class ExampleEntry(Strict):
+class ExampleEntry(CatalogueModel):
     unit: str | None = None
     custom: Figure | None = None
     name: str | None = None
     count: int = Field(1, ge=1)
 
 
-class Example(Strict):
+class Example(CatalogueModel):
     id: str
     name: str
     printed_total: int = Field(0, description="The text prints no gang, and no points.")
@@ -132,15 +127,7 @@ class Example(Strict):
     expected_issue_codes: list[str] = []
 
 
-class Note(Strict):
-    """A decision Caserne took where the text is silent (French, shown to players)."""
-
-    id: str
-    title: str
-    text: str
-
-
-class Catalogue(Strict):
+class Catalogue(CatalogueModel):
     system: SystemInfo
     action_bands: list[ActionBand] = Field(min_length=1)
     light_wound: LightWound

@@ -5,8 +5,10 @@ methods: `catalogue.weapon(id)`, `catalogue.unit(id)`, `catalogue.ability(id)`..
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from app.systems import building
+from app.systems.building import CatalogueModel, Note
 from app.systems.nolimits.models import (
     Band,
     Category,
@@ -19,17 +21,12 @@ from app.systems.nolimits.models import (
     WeaponType,
 )
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 # pricing.toml, Caserne's points system: every coefficient has its reason (nolimits-points.md).
 # Prices per point are never negative: raising a characteristic, CdA, FO, DG or a range never
 # lowers a cost, raising a CU never raises it (the monotonicity the tests check).
 
 
-class Reasoned(Strict):
+class Reasoned(CatalogueModel):
     reason: str = Field(min_length=1)
     source: str = ""
 
@@ -68,19 +65,19 @@ class CharacteristicPrice(Reasoned):
     points: int = Field(ge=0)
 
 
-class RangedPricing(Strict):
+class RangedPricing(CatalogueModel):
     strength: PerPoint
     range: PerInches
     modifier: PerPoint
     use_cost: PerPoint = Field(description="(reference - CU) x points: a cheaper CU costs more.")
 
 
-class MeleePricing(Strict):
+class MeleePricing(CatalogueModel):
     strength: PerPoint
     use_cost: MeleeUseCost
 
 
-class WeaponPricing(Strict):
+class WeaponPricing(CatalogueModel):
     ranged: RangedPricing
     melee: MeleePricing
     attacks: PerPoint = Field(description="CdA above the reference.")
@@ -99,7 +96,7 @@ class VehiclePricing(Reasoned):
     passenger: Points
 
 
-class Pricing(Strict):
+class Pricing(CatalogueModel):
     version: str
     model: Points = Field(description="A model at the baseline profile.")
     model_floor: Points = Field(description="The least a model (with its gear) can cost.")
@@ -115,14 +112,11 @@ class Pricing(Strict):
 # catalogue.toml: what the text prints.
 
 
-class SystemInfo(Strict):
+class SystemInfo(building.SystemInfo):
     id: Literal["nolimits"]
-    name: str
-    rules_version: str
-    catalogue_version: str
 
 
-class Described(Strict):
+class Described(CatalogueModel):
     """An item the text describes: its French name, its text, and where it stands."""
 
     name: str
@@ -146,7 +140,7 @@ class VehicleTypeInfo(Described):
     id: VehicleType
 
 
-class Weapon(Strict):
+class Weapon(CatalogueModel):
     """A printed weapon profile. `CU` absent: derived (melee) or none (vehicle-mounted)."""
 
     id: str
@@ -182,7 +176,7 @@ class Ability(Described):
     printed: bool
 
 
-class Material(Strict):
+class Material(CatalogueModel):
     """A row of the building table (L277-282): EN, SV, `pv` PV per `per_inches` inches."""
 
     id: str
@@ -194,7 +188,7 @@ class Material(Strict):
     source: str
 
 
-class PrintedProfile(Strict):
+class PrintedProfile(CatalogueModel):
     """A profile printed in the text, with its weapons (no printed cost: Caserne prices it)."""
 
     id: str
@@ -209,7 +203,7 @@ class PrintedProfile(Strict):
     note: str = ""
 
 
-class NolimitsSlot(Strict):
+class NolimitsSlot(CatalogueModel):
     """How many models of one profile a formation takes (L115, L120)."""
 
     profile: str
@@ -217,7 +211,7 @@ class NolimitsSlot(Strict):
     max: int = Field(ge=1)
 
 
-class Formation(Strict):
+class Formation(CatalogueModel):
     """A catalogue unit built from printed profiles: troopers and an optional leader."""
 
     id: str
@@ -229,13 +223,13 @@ class Formation(Strict):
     note: str = ""
 
 
-class ExampleSpecialist(Strict):
+class ExampleSpecialist(CatalogueModel):
     name: str
     count: int = Field(ge=1)
     weapons: list[str]
 
 
-class ExampleEntry(Strict):
+class ExampleEntry(CatalogueModel):
     unit: str
     count: int = Field(ge=1)
     name: str | None = None
@@ -246,7 +240,7 @@ class ExampleEntry(Strict):
     battle_standard: bool = False
 
 
-class Example(Strict):
+class Example(CatalogueModel):
     """A roster of Caserne's own (the text prints none): `printed_total` is what Caserne gives."""
 
     id: str
@@ -258,7 +252,7 @@ class Example(Strict):
     expected_issue_codes: list[str] = []
 
 
-class NolimitsScoreRules(Strict):
+class NolimitsScoreRules(CatalogueModel):
     """Victory points (L356-375)."""
 
     general_multiplier: int = Field(ge=1)
@@ -268,15 +262,7 @@ class NolimitsScoreRules(Strict):
     source: str
 
 
-class Note(Strict):
-    """A decision Caserne took where the text is silent or contradicts itself (French)."""
-
-    id: str
-    title: str
-    text: str
-
-
-class Catalogue(Strict):
+class Catalogue(CatalogueModel):
     system: SystemInfo
     categories: list[CategoryInfo]
     sizes: list[SizeInfo]
