@@ -24,7 +24,6 @@ from app.systems.bastos.present import (
     BastosCatalogue,
     BastosExampleOut,
     BastosFigureOut,
-    BastosNoteOut,
     BastosOptionalRuleOut,
     BastosRepOut,
     BastosWeaponItem,
@@ -121,9 +120,7 @@ class BastosSystem(
         data = self.data
         weapon_fields = {"id", "name", "range_cm", "rate", "spread_cm", "impact", "class_"}
         return BastosCatalogue(
-            name=self.name,
-            rules_version=self.rules_version,
-            catalogue_version=self.catalogue_version,
+            **self.catalogue_header(),
             weapons=[
                 BastosWeaponItem.model_validate(
                     {**weapon.model_dump(include=weapon_fields), "source": weapon.source}
@@ -162,9 +159,6 @@ class BastosSystem(
                     note=example.note,
                 )
                 for example, document in zip(data.examples, self.example_documents(), strict=True)
-            ],
-            notes=[
-                BastosNoteOut(id=note.id, name=note.title, text=note.text) for note in data.notes
             ],
         )
 

@@ -14,6 +14,7 @@ from app.systems.base import Badge, SummaryLine, Total
 from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
+from app.systems.catalogued import CatalogueOut
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -66,33 +67,20 @@ class BastosExampleOut(BaseModel):
     note: str
 
 
-class BastosNoteOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
 class BastosOptionalRuleOut(BaseModel):
     id: str
     name: str
     kind: Literal["regle_optionnelle"] = "regle_optionnelle"
 
 
-class BastosCatalogue(BaseModel):
+class BastosCatalogue(CatalogueOut):
     system: Literal["bastos"] = "bastos"
-    name: str
-    rules_version: str
-    catalogue_version: str
     has_points: Literal[False] = False
     weapons: list[BastosWeaponItem]
     reps: list[BastosRepOut]
     figures: list[BastosFigureOut]
     optional_rules: list[BastosOptionalRuleOut]
     examples: list[BastosExampleOut]
-    notes: list[BastosNoteOut] = Field(
-        description="Caserne's decisions where the text is silent or contradicts itself."
-    )
 
 
 def figure_definition(catalogue: Catalogue, figure_id: str) -> BastosFigure:

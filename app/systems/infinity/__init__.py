@@ -97,7 +97,7 @@ class InfinitySystem(
         return validate_roster(self.data, roster)
 
     def build_catalogue(self) -> InfinityCatalogue:
-        return catalogue_output(self.data, self.example_documents(), self.name)
+        return catalogue_output(self.data, self.example_documents(), self.catalogue_header())
 
     def published_profiles(self) -> Sequence[PublishedProfile]:
         """One per option of each catalogue trooper: the cost body and its printed points."""

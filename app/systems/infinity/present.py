@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
+from app.systems.catalogued import CatalogueOut
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
@@ -79,27 +80,14 @@ class InfinityExampleOut(BaseModel):
     document: InfinityRoster
 
 
-class InfinityNoteOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
-class InfinityCatalogue(BaseModel):
+class InfinityCatalogue(CatalogueOut):
     system: Literal["infinity"] = "infinity"
-    name: str
-    rules_version: str
-    catalogue_version: str
     rules: InfinityRulesOut
     factions: list[InfinityFactionOut]
     skills: list[InfinitySkillOut]
     equipment: list[InfinityEquipmentOut]
     units: list[InfinityUnitOut]
     examples: list[InfinityExampleOut]
-    notes: list[InfinityNoteOut] = Field(
-        description="Caserne's decisions where the rules are silent or unclear."
-    )
 
 
 def unit_definition(unit: InfinityTrooper) -> dict[str, Any]:
@@ -110,12 +98,10 @@ def unit_definition(unit: InfinityTrooper) -> dict[str, Any]:
 
 
 def catalogue_output(
-    data: Catalogue, documents: list[dict[str, Any]], name: str
+    data: Catalogue, documents: list[dict[str, Any]], header: dict[str, Any]
 ) -> InfinityCatalogue:
     return InfinityCatalogue(
-        name=name,
-        rules_version=data.system.rules_version,
-        catalogue_version=data.system.catalogue_version,
+        **header,
         rules=InfinityRulesOut(**data.rules.model_dump()),
         factions=[
             InfinityFactionOut(
@@ -145,7 +131,6 @@ def catalogue_output(
             )
             for example, document in zip(data.examples, documents, strict=True)
         ],
-        notes=[InfinityNoteOut(id=n.id, name=n.title, text=n.text) for n in data.notes],
     )
 
 

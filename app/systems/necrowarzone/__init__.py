@@ -119,9 +119,7 @@ class NecrowarzoneSystem(
                 )
             )
         return NecrowarzoneCatalogue(
-            name=self.name,
-            rules_version=self.rules_version,
-            catalogue_version=self.catalogue_version,
+            **self.catalogue_header(),
             examples=examples,
             **catalogue_parts(self.data),
         )

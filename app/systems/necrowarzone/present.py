@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, SummaryLine, Total
+from app.systems.catalogued import CatalogueOut
 from app.systems.necrowarzone.catalogue import Catalogue, ModifierKind
 from app.systems.necrowarzone.models import NecrowarzoneFigure, NecrowarzoneRosterBase
 from app.systems.necrowarzone.rosters import (
@@ -89,18 +90,8 @@ class NecrowarzoneExampleOut(BaseModel):
     source: str
 
 
-class NecrowarzoneNoteOut(BaseModel):
-    id: str
-    name: str
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
-class NecrowarzoneCatalogue(BaseModel):
+class NecrowarzoneCatalogue(CatalogueOut):
     system: Literal["necrowarzone"] = "necrowarzone"
-    name: str
-    rules_version: str
-    catalogue_version: str
     xp_bands: list[NecrowarzoneXpBandOut]
     light_wound: NecrowarzoneRuleOut
     to_hit: list[NecrowarzoneToHitOut]
@@ -109,9 +100,6 @@ class NecrowarzoneCatalogue(BaseModel):
     rout: NecrowarzoneRuleOut
     figures: list[NecrowarzoneFigureOut]
     examples: list[NecrowarzoneExampleOut]
-    notes: list[NecrowarzoneNoteOut] = Field(
-        description="Caserne's decisions where the text is silent."
-    )
 
 
 def band_name(xp_min: int, xp_max: int | None) -> str:
@@ -165,10 +153,6 @@ def catalogue_parts(catalogue: Catalogue) -> dict[str, object]:
                 source=sample.source,
             )
             for sample in catalogue.figures
-        ],
-        "notes": [
-            NecrowarzoneNoteOut(id=note.id, name=note.title, text=note.text)
-            for note in catalogue.notes
         ],
     }
 

@@ -97,9 +97,7 @@ class NolimitsSystem(
 
     def build_catalogue(self) -> NolimitsCatalogue:
         return NolimitsCatalogue(
-            name=self.name,
-            rules_version=self.rules_version,
-            catalogue_version=self.catalogue_version,
+            **self.catalogue_header(),
             examples=[
                 NolimitsExampleOut(
                     id=example.id,

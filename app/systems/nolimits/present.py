@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine
+from app.systems.catalogued import CatalogueOut
 from app.systems.nolimits.catalogue import (
     Catalogue,
     NolimitsScoreRules,
@@ -160,16 +161,8 @@ class NolimitsExampleOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsNoteOut(NolimitsItemOut):
-    kind: Literal["decision"] = "decision"
-    text: str
-
-
-class NolimitsCatalogue(BaseModel):
+class NolimitsCatalogue(CatalogueOut):
     system: Literal["nolimits"] = "nolimits"
-    name: str
-    rules_version: str
-    catalogue_version: str
     pricing_version: str
     categories: list[NolimitsCategoryOut]
     sizes: list[NolimitsSizeOut]
@@ -184,9 +177,6 @@ class NolimitsCatalogue(BaseModel):
     units: list[NolimitsUnitOut]
     examples: list[NolimitsExampleOut]
     score: NolimitsScoreRules
-    notes: list[NolimitsNoteOut] = Field(
-        description="Caserne's decisions where the rules are unclear."
-    )
 
 
 def coefficients(pricing: Pricing) -> list[NolimitsCoefficientOut]:
@@ -307,5 +297,4 @@ def catalogue_parts(catalogue: Catalogue) -> dict[str, object]:
         "profiles": [profile_out(catalogue, p.id) for p in catalogue.profiles],
         "units": [NolimitsUnitOut(**u.model_dump()) for u in catalogue.units],
         "score": catalogue.score,
-        "notes": [NolimitsNoteOut(id=n.id, name=n.title, text=n.text) for n in catalogue.notes],
     }
