@@ -8,7 +8,7 @@ knows (its catalogue output, its summary lines); see docs/systems.md.
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,7 @@ from app.systems.base import (
     Costed,
     ExampleRoster,
     Issue,
+    NoScore,
     PublishedProfile,
     RosterResult,
     RosterSummary,
@@ -142,11 +143,25 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
     id: ClassVar[str]
     has_points: ClassVar[bool] = True
     catalogue_model: ClassVar[type[BaseModel]]
+    # Read from the class's own type arguments (see __init_subclass__); a system whose
+    # models depend on its catalogue (narrowed unit ids) replaces them in __init__.
     cost_response_model: ClassVar[type[BaseModel]]
     validate_response_model: ClassVar[type[BaseModel]]
     unit_model: type[UnitT]
     roster_model: type[RosterT]
     score_model: type[ScoreT] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is CatalogueSystem:
+                _data, unit, roster, score, cost, result = get_args(base)
+                cls.unit_model = unit
+                cls.roster_model = roster
+                scores = isinstance(score, type) and issubclass(score, BaseModel)
+                cls.score_model = score if scores and score not in (BaseModel, NoScore) else None
+                cls.cost_response_model = cost
+                cls.validate_response_model = result
 
     def __init__(self, data: CatalogueT) -> None:
         self.data = data

@@ -91,13 +91,10 @@ class BastosSystem(
     id = "bastos"
     has_points = False
     catalogue_model = BastosCatalogue
-    cost_response_model = BastosFigureCost
-    validate_response_model = BastosResult
     odds_model = BastosOddsQuery
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.unit_model = BastosFigure
         self.entry_model, self.roster_model = roster_models(catalogue)
         # A sheet is a pure function of (rep, leader, star, weapon): bands repeat figures.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)

@@ -47,14 +47,10 @@ class DcSystem(
     """The DCSystem engine, built from its checked catalogue."""
 
     id = "dcsystem"
-    cost_response_model = FighterCost
-    validate_response_model = DcsystemResult
     catalogue_model = DcsystemCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.unit_model = FighterDefinition
-        self.score_model = ScoreRequest
         self.entry_model, self.roster_model = roster_models(catalogue)
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)

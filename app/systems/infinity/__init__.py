@@ -78,16 +78,10 @@ class InfinitySystem(
     the text gives none."""
 
     id = "infinity"
-    has_points = True
     catalogue_model = InfinityCatalogue
-    cost_response_model = InfinityTrooperCost
-    validate_response_model = InfinityResult
 
     def __init__(self, data: Catalogue) -> None:
         super().__init__(data)
-        self.unit_model = InfinityCostRequest
-        self.roster_model = InfinityRoster
-        self.score_model = None
         self.presenter = Presenter(data)
 
     def cost(self, unit: InfinityCostRequest, /) -> InfinityTrooperCost:

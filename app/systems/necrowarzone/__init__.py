@@ -86,13 +86,10 @@ class NecrowarzoneSystem(
     id = "necrowarzone"
     has_points = False
     catalogue_model = NecrowarzoneCatalogue
-    cost_response_model = NecrowarzoneFigureCost
-    validate_response_model = NecrowarzoneResult
     shot_model = NecrowarzoneShotRequest
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.unit_model = NecrowarzoneFigure
         self.entry_model, self.roster_model = roster_models(catalogue)
 
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:

@@ -56,13 +56,10 @@ class NolimitsSystem(
     """The No Limits engine, built from its checked catalogue and pricing."""
 
     id = "nolimits"
-    cost_response_model = NolimitsCost
-    validate_response_model = NolimitsResult
     catalogue_model = NolimitsCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.score_model = NolimitsScoreRequest
         known = catalogue.by_id
         models = input_models(
             weapon_ids=list(known.weapons),
