@@ -181,6 +181,7 @@ def test_an_invalid_list_says_so_on_its_share_page_and_exports(page: Page) -> No
     page.locator("#add").click()
     expect(page.locator("tr.entry")).to_have_count(1)
     expect(page.locator("#editor .validity")).to_have_text("Liste non valide")
+    expect(page.locator("#share-invalid")).to_contain_text("sa page de partage et ses exports")
     page.locator("#share").click()
     page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
     banner = page.locator("#invalid-banner")
