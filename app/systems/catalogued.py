@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app.systems.base import (
     NO_NUL,
@@ -26,6 +26,7 @@ from app.systems.base import (
     SummaryExtra,
     SummaryLine,
     Total,
+    catalogue_id,
     error,
     integer,
     points_budget,
@@ -101,6 +102,31 @@ RosterT = TypeVar("RosterT", bound=RosterBase)
 ScoreT = TypeVar("ScoreT", bound=BaseModel)
 CostT = TypeVar("CostT", bound=Costed[Any])
 ResultT = TypeVar("ResultT", bound=RosterResult[Any, Any])
+
+
+EntryT = TypeVar("EntryT", bound=BaseModel)
+DocumentT = TypeVar("DocumentT", bound=BaseModel)
+
+
+def narrowed_models(
+    entry_base: type[EntryT], roster_base: type[DocumentT], unit_ids: Sequence[str], what: str
+) -> tuple[type[EntryT], type[DocumentT]]:
+    """A system's entry and roster document models, refusing unit ids its catalogue lacks
+    (code unknown_id; the JSON schema lists the known ones). `XEntryBase` gives `XEntry`."""
+    unit = catalogue_id(list(unit_ids), what)
+    entry = create_model(
+        entry_base.__name__.removesuffix("Base"),
+        __base__=entry_base,
+        __doc__=entry_base.__doc__,
+        unit=(unit | None, Field(None, description=f"Id of a catalogue {what}.")),
+    )
+    roster = create_model(
+        roster_base.__name__.removesuffix("Base"),
+        __base__=roster_base,
+        __doc__=roster_base.__doc__,
+        entries=(list[entry], Field(default_factory=list, max_length=200)),  # type: ignore[valid-type]
+    )
+    return entry, roster
 
 
 def over_points_limit(points: int, limit: int | None, source: str = "") -> list[Issue]:

@@ -6,7 +6,7 @@ Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 from collections import Counter
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field, create_model, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from app.systems.base import (
     INPUT,
@@ -15,13 +15,12 @@ from app.systems.base import (
     EntryResult,
     Issue,
     RosterResult,
-    catalogue_id,
     prefixed,
     warning,
 )
 from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
-from app.systems.catalogued import RosterBase, empty_roster, points_not_used
+from app.systems.catalogued import RosterBase, empty_roster, narrowed_models, points_not_used
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -73,20 +72,8 @@ class BastosRosterBase(RosterBase):
 
 def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BastosRosterBase]]:
     """The entry and roster document models, refusing figure ids the catalogue lacks."""
-    unit_id = catalogue_id([figure.id for figure in catalogue.figures], "figure")
-    entry = create_model(
-        "BastosEntry",
-        __base__=BastosEntryBase,
-        __doc__=BastosEntryBase.__doc__,
-        unit=(unit_id | None, None),
-    )
-    roster = create_model(
-        "BastosRoster",
-        __base__=BastosRosterBase,
-        __doc__=BastosRosterBase.__doc__,
-        entries=(list[entry], Field(default_factory=list, max_length=200)),
-    )
-    return entry, roster
+    ids = [figure.id for figure in catalogue.figures]
+    return narrowed_models(BastosEntryBase, BastosRosterBase, ids, "figure")
 
 
 class EntryShape(Protocol):

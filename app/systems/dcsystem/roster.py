@@ -6,7 +6,7 @@ Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.systems.base import (
     CostLine,
@@ -21,7 +21,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
-from app.systems.catalogued import RosterBase, empty_roster, over_points_limit
+from app.systems.catalogued import RosterBase, empty_roster, narrowed_models, over_points_limit
 from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
     FighterCost,
@@ -87,20 +87,8 @@ class DcsystemRosterBase(RosterBase):
 
 def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[DcsystemRosterBase]]:
     """The entry and roster document models, refusing unit ids the catalogue lacks."""
-    unit_id = catalogue_id([unit.id for unit in catalogue.units], "unit")
-    entry = create_model(
-        "DcsystemEntry",
-        __base__=DcsystemEntryBase,
-        __doc__=DcsystemEntryBase.__doc__,
-        unit=(unit_id | None, None),
-    )
-    roster = create_model(
-        "DcsystemRoster",
-        __base__=DcsystemRosterBase,
-        __doc__=DcsystemRosterBase.__doc__,
-        entries=(list[entry], Field(default_factory=list, max_length=200)),
-    )
-    return entry, roster
+    ids = [unit.id for unit in catalogue.units]
+    return narrowed_models(DcsystemEntryBase, DcsystemRosterBase, ids, "unit")
 
 
 class DcsystemHiddenMoveLine(BaseModel):

@@ -8,10 +8,10 @@ Lnn = line of shared/rules/necromunda-warzone.fr.txt.
 
 from typing import Any
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
 
-from app.systems.base import EntryResult, Issue, RosterResult, catalogue_id, error, prefixed
-from app.systems.catalogued import empty_roster, points_not_used
+from app.systems.base import EntryResult, Issue, RosterResult, error, prefixed
+from app.systems.catalogued import empty_roster, narrowed_models, points_not_used
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -25,20 +25,8 @@ def roster_models(
     catalogue: Catalogue,
 ) -> tuple[type[NecrowarzoneEntryBase], type[NecrowarzoneRosterBase]]:
     """The entry and roster document models, refusing figure ids the catalogue lacks."""
-    figure_id = catalogue_id([sample.id for sample in catalogue.figures], "figure")
-    entry = create_model(
-        "NecrowarzoneEntry",
-        __base__=NecrowarzoneEntryBase,
-        __doc__=NecrowarzoneEntryBase.__doc__,
-        unit=(figure_id | None, Field(None, description="Id of a catalogue figure.")),
-    )
-    roster = create_model(
-        "NecrowarzoneRoster",
-        __base__=NecrowarzoneRosterBase,
-        __doc__=NecrowarzoneRosterBase.__doc__,
-        entries=(list[entry], Field(default_factory=list, max_length=200)),
-    )
-    return entry, roster
+    ids = [sample.id for sample in catalogue.figures]
+    return narrowed_models(NecrowarzoneEntryBase, NecrowarzoneRosterBase, ids, "figure")
 
 
 class NecrowarzoneGangDerived(BaseModel):
