@@ -1,7 +1,7 @@
 """GET /api/v1/systems, and the stateless calculator routes of each registered system."""
 
-from collections.abc import Callable
-from enum import Enum
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
@@ -34,16 +34,7 @@ def systems_router(systems: dict[str, AnySystem]) -> APIRouter:
         "", response_model=list[SystemOut], summary="The game systems", operation_id="list_systems"
     )
     def list_systems() -> list[SystemOut]:
-        return [
-            SystemOut(
-                id=s.id,
-                name=s.name,
-                rules_version=s.rules_version,
-                has_points=s.has_points,
-                catalogue_version=s.catalogue_version,
-            )
-            for s in systems.values()
-        ]
+        return [SystemOut.model_validate(s, from_attributes=True) for s in systems.values()]
 
     for system in systems.values():
         _add_system_routes(router, system)
@@ -75,16 +66,6 @@ def json_body(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
 
-async def parse(request: Request, model: type[ModelT]) -> ModelT:
-    """The body as `model`, parsed by pydantic-core straight from the bytes: errors are the
-    same 422 problems as FastAPI's, at a fraction of its per-request cost."""
-    try:
-        return model.model_validate_json(await request.body())
-    except ValidationError as exc:
-        errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
-        raise RequestValidationError(errors) from None
-
-
 # A body this large (a roster of many custom units: ~0.3 s of CPU at 0.9 MB) is parsed and
 # computed in a worker thread, at most HEAVY_AT_ONCE at a time, so that it cannot stall the
 # event loop and every other request with it; small ones stay on the loop (no thread hop).
@@ -111,12 +92,55 @@ async def calculate(
     return await anyio.to_thread.run_sync(_computed, body, model, compute, limiter=HEAVY_AT_ONCE)
 
 
-def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
-    unit_model: Any = system.unit_model
-    roster_model: Any = system.roster_model
-    score_model: Any = system.score_model  # None: the system has no end-of-game score
-    tags: list[str | Enum] = [system.id]
+@dataclass(frozen=True)
+class Calculation:
+    """A stateless POST route of a system: a body model in, a model out (the calculator's
+    cost, validate and score, and a system's own routes such as No Limits' building)."""
 
+    name: str  # the last path segment; the operation id is <system id>_<name>
+    body: type[BaseModel]
+    compute: Callable[[Any], BaseModel]
+    response: type[BaseModel]
+    summary: str
+    description: str | None = None
+
+
+def _endpoint(calculation: Calculation) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return await calculate(request, calculation.body, calculation.compute)
+
+    return endpoint
+
+
+def add_calculations(
+    router: APIRouter, system_id: str, system_name: str, calculations: Sequence[Calculation]
+) -> None:
+    """Each calculation as POST <router prefix>/<system_id>/<name>, documented by reference."""
+    for calculation in calculations:
+        router.add_api_route(
+            f"/{system_id}/{calculation.name}",
+            _endpoint(calculation),
+            methods=["POST"],
+            tags=[system_id],
+            responses=PROBLEMS,
+            response_model=calculation.response,
+            openapi_extra=json_body(calculation.body),
+            summary=f"{system_name}: {calculation.summary}",
+            description=calculation.description,
+            operation_id=f"{system_id}_{calculation.name}",
+        )
+
+
+def extension(
+    system: AnySystem, *calculations: Calculation
+) -> tuple[APIRouter, list[type[BaseModel]]]:
+    """A system's own API routes (its spec's `api`), and the bodies they parse."""
+    router = APIRouter(prefix="/api/v1/systems")
+    add_calculations(router, system.id, system.name, calculations)
+    return router, [calculation.body for calculation in calculations]
+
+
+def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
     # The engines are pure and fast (tens of microseconds for a fighter): these handlers run
     # on the event loop unless the body is heavy (see `calculate`), and answer with the
     # model's own JSON (it is the response model).
@@ -127,39 +151,29 @@ def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
             catalogue_json.append(system.catalogue().model_dump_json().encode())
         return Response(catalogue_json[0], media_type="application/json")
 
-    async def cost(request: Request) -> Response:
-        return await calculate(request, unit_model, system.cost)
-
-    async def validate(request: Request) -> Response:
-        return await calculate(request, roster_model, system.validate)
-
-    async def score(request: Request) -> Response:
-        return await calculate(request, score_model, system.score)
-
     router.add_api_route(
         f"/{system.id}/catalogue",
         catalogue,
         methods=["GET"],
-        tags=tags,
+        tags=[system.id],
         response_model=system.catalogue_model,
         summary=f"{system.name}: catalogue",
         operation_id=f"{system.id}_catalogue",
     )
-    calculator: list[tuple[str, Any, Any, Any, str]] = [
-        ("cost", cost, unit_model, system.cost_response_model, "cost one unit"),
-        ("validate", validate, roster_model, system.validate_response_model, "validate a roster"),
+    calculations = [
+        Calculation(
+            "cost", system.unit_model, system.cost, system.cost_response_model, "cost one unit"
+        ),
+        Calculation(
+            "validate",
+            system.roster_model,
+            system.validate,
+            system.validate_response_model,
+            "validate a roster",
+        ),
     ]
-    if score_model is not None:
-        calculator.append(("score", score, score_model, ScoreResult, "end-of-game score"))
-    for name, endpoint, body, response_model, summary in calculator:
-        router.add_api_route(
-            f"/{system.id}/{name}",
-            endpoint,
-            methods=["POST"],
-            tags=tags,
-            responses=PROBLEMS,
-            response_model=response_model,
-            openapi_extra=json_body(body),
-            summary=f"{system.name}: {summary}",
-            operation_id=f"{system.id}_{name}",
+    if system.score_model is not None:  # None: the system has no end-of-game score
+        calculations.append(
+            Calculation("score", system.score_model, system.score, ScoreResult, "end-of-game score")
         )
+    add_calculations(router, system.id, system.name, calculations)

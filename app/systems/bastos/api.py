@@ -1,9 +1,9 @@
 """Bastos' own API extension: « Quelles sont mes chances ? », one test answered exactly."""
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.api.v1.systems import PROBLEMS, json_body, json_response, parse
+from app.api.v1.systems import Calculation, extension
 from app.systems.bastos import BastosOddsAnswer, BastosOddsQuery, BastosSystem
 
 DESCRIPTION = """One test for one figure in one situation, chosen by `test`: `rep_test`,
@@ -16,20 +16,12 @@ rate) answers 200 with an error issue: `weapon_cannot_shoot`, `dice_over_rate`."
 
 
 def bastos_router(system: BastosSystem) -> tuple[APIRouter, list[type[BaseModel]]]:
-    router = APIRouter(prefix="/api/v1/systems/bastos", tags=["bastos"])
-
-    async def chances(request: Request) -> Response:
-        return json_response(system.odds(await parse(request, BastosOddsQuery)))
-
-    router.add_api_route(
-        "/odds",
-        chances,
-        methods=["POST"],
-        responses=PROBLEMS,
-        response_model=BastosOddsAnswer,
-        summary="Pour quelques bastos de plus: the exact odds of one test",
-        description=DESCRIPTION,
-        operation_id="bastos_odds",
-        openapi_extra=json_body(BastosOddsQuery),
+    odds = Calculation(
+        "odds",
+        BastosOddsQuery,
+        system.odds,
+        BastosOddsAnswer,
+        "the exact odds of one test",
+        DESCRIPTION,
     )
-    return router, [BastosOddsQuery]
+    return extension(system, odds)
