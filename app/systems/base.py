@@ -258,6 +258,25 @@ class PublishedProfile(BaseModel):
     discrepancies: list[str]
     definition: dict[str, Any] = Field(description="The unit as POST .../cost takes it.")
 
+    @classmethod
+    def agreeing(
+        cls, profile_id: str, name: str, points: int, definition: dict[str, Any]
+    ) -> "PublishedProfile":
+        """A profile whose printed and computed costs agree (0 and 0 for a sample figure
+        of a system without points)."""
+        return cls(
+            id=profile_id,
+            name=name,
+            points=points,
+            computed_points=points,
+            discrepancies=[],
+            definition=definition,
+        )
+
+
+# The fields a catalogue's own profile output shares with PublishedProfile.
+PROFILE_FIELDS = {"id", "name", "points", "computed_points", "discrepancies"}
+
 
 class ExampleRoster(BaseModel):
     """A roster printed in the rule text, with the total the text gives."""

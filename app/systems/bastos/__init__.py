@@ -162,15 +162,9 @@ class BastosSystem(
     def published_profiles(self) -> Sequence[PublishedProfile]:
         """The text's figures, as samples to start from: no points, so 0 and 0."""
         return [
-            PublishedProfile(
-                id=figure.id,
-                name=figure.name,
-                points=0,
-                computed_points=0,
-                discrepancies=[],
-                definition=figure_definition(self.data, figure.id).model_dump(mode="json"),
-            )
+            PublishedProfile.agreeing(figure.id, figure.name, 0, definition.model_dump(mode="json"))
             for figure in self.data.figures
+            if (definition := figure_definition(self.data, figure.id))
         ]
 
     def example_documents(self) -> list[dict[str, Any]]:

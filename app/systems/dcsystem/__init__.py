@@ -4,7 +4,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from app.systems.base import PublishedProfile, ScoreResult, SummaryExtra, SummaryLine
+from app.systems.base import (
+    PROFILE_FIELDS,
+    PublishedProfile,
+    ScoreResult,
+    SummaryExtra,
+    SummaryLine,
+)
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
 from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
@@ -128,11 +134,7 @@ class DcSystem(
         catalogue: Any = self.catalogue()
         return [
             PublishedProfile(
-                id=unit.id,
-                name=unit.name,
-                points=unit.points,
-                computed_points=unit.computed_points,
-                discrepancies=unit.discrepancies,
+                **unit.model_dump(include=PROFILE_FIELDS),
                 definition={"level": unit.level, "items": unit.items},
             )
             for unit in catalogue.units

@@ -96,13 +96,11 @@ class InfinitySystem(
     def published_profiles(self) -> Sequence[PublishedProfile]:
         """One per option of each catalogue trooper: the cost body and its printed points."""
         return [
-            PublishedProfile(
-                id=f"{unit.id}/{option.id}",
-                name=option_label(unit.name, option, option.id),
-                points=option.points,
-                computed_points=option.points,
-                discrepancies=[],
-                definition={"unit": unit_definition(unit), "option": option.id},
+            PublishedProfile.agreeing(
+                f"{unit.id}/{option.id}",
+                option_label(unit.name, option, option.id),
+                option.points,
+                {"unit": unit_definition(unit), "option": option.id},
             )
             for unit in self.data.units
             for option in unit.options

@@ -123,13 +123,8 @@ class NecrowarzoneSystem(
 
     def published_profiles(self) -> Sequence[PublishedProfile]:
         return [
-            PublishedProfile(
-                id=sample.id,
-                name=sample.name,
-                points=0,
-                computed_points=0,
-                discrepancies=[],
-                definition=sample.figure.model_dump(mode="json"),
+            PublishedProfile.agreeing(
+                sample.id, sample.name, 0, sample.figure.model_dump(mode="json")
             )
             for sample in self.data.figures
         ]

@@ -16,7 +16,14 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, create_model
 
-from app.systems.base import PublishedProfile, ScoreResult, SummaryLine, catalogue_id, integer
+from app.systems.base import (
+    PROFILE_FIELDS,
+    PublishedProfile,
+    ScoreResult,
+    SummaryLine,
+    catalogue_id,
+    integer,
+)
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
 from app.systems.nolimits.catalogue import Catalogue
@@ -119,9 +126,7 @@ class NolimitsSystem(
         catalogue = self.catalogue()
         return [
             PublishedProfile(
-                **profile.model_dump(
-                    include={"id", "name", "points", "computed_points", "discrepancies"}
-                ),
+                **profile.model_dump(include=PROFILE_FIELDS),
                 definition=profile.definition.model_dump(mode="json", exclude_defaults=True),
             )
             for profile in catalogue.profiles
