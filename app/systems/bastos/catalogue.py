@@ -4,13 +4,12 @@ Checked at start-up; every problem is reported at once, with the key it concerns
 Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 """
 
-from functools import cached_property
 from typing import Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids
+from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids, duplicate_ids_in
 
 # The ids are part of the API contract (api-v1.md, "### bastos").
 WeaponId = Literal["revolver", "pistolet_45", "fusil_a_pompe", "mitraillette", "corps_a_corps"]
@@ -92,33 +91,18 @@ class Catalogue(CatalogueModel):
     notes: list[Note] = []
 
     def weapon(self, weapon_id: str) -> Weapon:
-        return self.weapons_by_id[weapon_id]
+        return self.find("weapons", weapon_id)  # type: ignore[no-any-return]
 
     def figure(self, figure_id: str) -> SampleFigure:
-        return self.figures_by_id[figure_id]
+        return self.find("figures", figure_id)  # type: ignore[no-any-return]
 
     def rep_level(self, rep: int) -> RepLevel | None:
-        return self.reps_by_value.get(rep)
-
-    @cached_property
-    def weapons_by_id(self) -> dict[str, Weapon]:
-        return {weapon.id: weapon for weapon in self.weapons}
-
-    @cached_property
-    def figures_by_id(self) -> dict[str, SampleFigure]:
-        return {figure.id: figure for figure in self.figures}
-
-    @cached_property
-    def reps_by_value(self) -> dict[int, RepLevel]:
-        return {level.rep: level for level in self.reps}
+        return self.find("reps", rep, by="rep") if self.has("reps", rep, by="rep") else None
 
 
 def cross_check(catalogue: Catalogue) -> list[str]:
     """What pydantic cannot see: duplicates, missing ids, references to unknown ids."""
-    problems = duplicate_ids("weapons", [w.id for w in catalogue.weapons])
-    problems += duplicate_ids("figures", [f.id for f in catalogue.figures])
-    problems += duplicate_ids("examples", [e.id for e in catalogue.examples])
-    problems += duplicate_ids("notes", [n.id for n in catalogue.notes])
+    problems = duplicate_ids_in(catalogue, "weapons", "figures", "examples", "notes")
     problems += duplicate_ids("reps", [str(level.rep) for level in catalogue.reps])
     missing = sorted(set(WEAPON_IDS) - {w.id for w in catalogue.weapons})
     problems += [

@@ -134,7 +134,7 @@ def answer(catalogue: Catalogue, values: dict[str, Any]) -> BastosOddsAnswer | s
     figure = parse_figure(values["figure"])
     if figure is None:
         return "Choisissez une figurine."
-    if figure["weapon"] is not None and figure["weapon"] not in catalogue.weapons_by_id:
+    if figure["weapon"] is not None and not catalogue.has("weapons", figure["weapon"]):
         return "Arme inconnue."
     query = query_of(figure, values)
     if values["test"] == "jam":

@@ -3,13 +3,12 @@
 Checked at start-up; every problem is reported at once, with the key it concerns.
 """
 
-from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids
+from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids, duplicate_ids_in
 from app.systems.infinity.models import (
     EQUIPMENT_IDS,
     SKILL_IDS,
@@ -83,22 +82,14 @@ class Catalogue(CatalogueModel):
     notes: list[Note] = []
 
     def unit(self, unit_id: str) -> CatalogueTrooper | None:
-        return self.units_by_id.get(unit_id)
-
-    # A plain dict cached on the instance: pydantic private attributes are slower to read.
-    @cached_property
-    def units_by_id(self) -> dict[str, CatalogueTrooper]:
-        return {unit.id: unit for unit in self.units}
+        return self.find("units", unit_id) if self.has("units", unit_id) else None
 
 
 def cross_check(catalogue: Catalogue) -> list[str]:
     """What pydantic cannot see: duplicates, missing ids, references to unknown ids."""
-    problems = duplicate_ids("factions", [f.id for f in catalogue.factions])
-    problems += duplicate_ids("skills", [s.id for s in catalogue.skills])
-    problems += duplicate_ids("equipment", [e.id for e in catalogue.equipment])
-    problems += duplicate_ids("units", [u.id for u in catalogue.units])
-    problems += duplicate_ids("examples", [e.id for e in catalogue.examples])
-    problems += duplicate_ids("notes", [n.id for n in catalogue.notes])
+    problems = duplicate_ids_in(
+        catalogue, "factions", "skills", "equipment", "units", "examples", "notes"
+    )
     skills = {skill.id for skill in catalogue.skills}
     equipment = {item.id for item in catalogue.equipment}
     problems += [

@@ -150,20 +150,12 @@ class Catalogue(CatalogueModel):
         return self.to_hit_scores.get(ct)
 
     def modifier(self, modifier_id: str) -> ShootingModifier:
-        return self.modifiers_by_id[modifier_id]
+        return self.shooting.find("modifiers", modifier_id)  # type: ignore[no-any-return]
 
     def figure(self, figure_id: str) -> SampleFigure | None:
-        return self.figures_by_id.get(figure_id)
+        return self.find("figures", figure_id) if self.has("figures", figure_id) else None
 
     # Plain dicts cached on the instance: pydantic private attributes are slower to read.
     @cached_property
     def to_hit_scores(self) -> dict[int, int]:
         return {row.ct: row.score for row in self.to_hit.scores}
-
-    @cached_property
-    def modifiers_by_id(self) -> dict[str, ShootingModifier]:
-        return {modifier.id: modifier for modifier in self.shooting.modifiers}
-
-    @cached_property
-    def figures_by_id(self) -> dict[str, SampleFigure]:
-        return {figure.id: figure for figure in self.figures}

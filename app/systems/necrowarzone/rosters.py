@@ -85,7 +85,7 @@ def entry_figure(
         return entry.custom, default, "custom"
     assert entry.unit is not None
     # The roster model (`roster_models`) only lets catalogue ids through.
-    sample = catalogue.figures_by_id[entry.unit]
+    sample = catalogue.find("figures", entry.unit)
     return sample.figure, sample.name, "unit"
 
 

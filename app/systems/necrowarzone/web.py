@@ -85,7 +85,7 @@ class NecrowarzonePages(SystemPages):
     # --- the creator ---------------------------------------------------------------------
 
     def default_unit(self) -> dict[str, Any]:
-        sample = self.engine.data.figures_by_id[FIRST_FIGURE]
+        sample = self.engine.data.find("figures", FIRST_FIGURE)
         values = sample.figure.model_dump(mode="json")
         rows = max(WEAPON_ROWS, len(values["weapons"]))
         return {"name": sample.name, **values, "weapon_rows": rows}
@@ -122,7 +122,7 @@ class NecrowarzonePages(SystemPages):
         xp, wounds = int_or_raw(form.get(f"{key}-xp")), int_or_raw(form.get(f"{key}-light_wounds"))
         figure = entry.get("custom")
         if figure is None:
-            sample = self.engine.data.figures_by_id.get(str(entry.get("unit")))
+            sample = self.engine.data.figure(str(entry.get("unit")))
             if sample is None:
                 return entry
             figure = sample.figure.model_dump(mode="json")
