@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
 
-from tests.browser.helpers import TRACK_HTMX, htmx_post, type_and_leave
+from tests.browser.helpers import TRACK_HTMX, htmx_post, open_new_list, type_and_leave
 
 pytestmark = pytest.mark.browser
 
@@ -43,10 +43,10 @@ class CspWatch:
 
 
 def new_list(page: Page, system: str = "dcsystem") -> str:
-    """Opens a new list from the home page; its editor URL."""
+    """Opens a new list (a form posted from one of Caserne's pages); its editor URL. The
+    home page's "Nouvelle liste" now opens a form first (tests/browser/test_library_flow.py)."""
     page.goto("/")
-    page.locator(f"#system-{system}").get_by_role("button", name="Nouvelle liste").click()
-    page.wait_for_url("**/r/*")
+    open_new_list(page, system)
     return page.url
 
 
