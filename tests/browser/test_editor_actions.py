@@ -2,11 +2,11 @@
 removes nothing and leaves nothing half-saved; after every editor action the rows are the
 stored roster's, in its order; the focus stays on or next to the control used."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, expect
 
 from tests.browser.helpers import (
     TRACK_HTMX,
@@ -244,3 +244,27 @@ def test_a_count_change_on_a_50_entry_list_shows_its_total_quickly(page: Page) -
     median = sorted(times[1:])[len(times[1:]) // 2]
     print(f"count change to new total, 50 entries: median {median:.0f} ms")
     assert median <= 150, times
+
+
+def test_without_javascript_enter_saves_and_removes_nothing(
+    new_context: Callable[..., BrowserContext],
+) -> None:
+    page = new_context(java_script_enabled=False).new_page()
+    document = {
+        "system": "dcsystem",
+        "name": "Sans script",
+        "entries": [{"unit": "jaffa", "count": 2}, {"unit": "chef_de_groupe_sg"}],
+    }
+    created = page.request.post("/api/v1/rosters", data=document)
+    assert created.status == 201, created.text()
+    page.goto(created.json()["edit_url"])
+    save = page.locator("#editor .default-submit")
+    expect(save).to_be_visible()  # the form's default button, shown when scripts are off
+    for field in ("#roster-name", "#entry-0-count", "#entry-1-name", "#add-count"):
+        with page.expect_navigation() as navigation:
+            page.locator(field).press("Enter")
+        response = navigation.value
+        assert response is not None and response.request.method == "POST"
+        assert response.status == 200
+        expect(page.locator("tr.entry")).to_have_count(2)
+        expect(page.locator("#entry-0-count")).to_have_value("2")
