@@ -67,11 +67,17 @@ class CatalogueData(Protocol):
     def notes(self) -> Sequence[NoteData]: ...
 
 
-class DecisionOut(BaseModel):
-    """One of Caserne's decisions where a rule text is unclear, as catalogues show it."""
+class ItemOut(BaseModel):
+    """What every catalogue item shows: its stable id and its printed name (a subclass adds
+    its `kind` and the rest)."""
 
     id: str
     name: str
+
+
+class DecisionOut(ItemOut):
+    """One of Caserne's decisions where a rule text is unclear, as catalogues show it."""
+
     kind: Literal["decision"] = "decision"
     text: str
 

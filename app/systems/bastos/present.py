@@ -14,7 +14,7 @@ from app.systems.base import Badge, SummaryLine, Total
 from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
-from app.systems.catalogued import CatalogueOut
+from app.systems.catalogued import CatalogueOut, ItemOut
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -41,11 +41,9 @@ class BastosRepOut(BaseModel):
     source: str
 
 
-class BastosFigureOut(BaseModel):
+class BastosFigureOut(ItemOut):
     """A figure of the text's examples; `definition` is the body POST .../cost takes."""
 
-    id: str
-    name: str
     kind: Literal["figurine"] = "figurine"
     rep: int
     leader: bool
@@ -57,9 +55,7 @@ class BastosFigureOut(BaseModel):
     source: str
 
 
-class BastosExampleOut(BaseModel):
-    id: str
-    name: str
+class BastosExampleOut(ItemOut):
     kind: Literal["exemple"] = "exemple"
     printed_total: int = Field(0, description="No points in Bastos.")
     document: BastosRosterBase
@@ -67,9 +63,7 @@ class BastosExampleOut(BaseModel):
     note: str
 
 
-class BastosOptionalRuleOut(BaseModel):
-    id: str
-    name: str
+class BastosOptionalRuleOut(ItemOut):
     kind: Literal["regle_optionnelle"] = "regle_optionnelle"
 
 

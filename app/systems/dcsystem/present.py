@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
-from app.systems.catalogued import CatalogueOut
+from app.systems.catalogued import CatalogueOut, ItemOut
 from app.systems.dcsystem.catalogue import Dice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
@@ -23,9 +23,7 @@ class DcsystemLevelOut(BaseModel):
     handicaps: int
 
 
-class DcsystemItemOut(BaseModel):
-    id: str
-    name: str
+class DcsystemItemOut(ItemOut):
     kind: Literal["capacite", "equipement", "handicap"]
     points: int
     text: str
@@ -33,18 +31,14 @@ class DcsystemItemOut(BaseModel):
     brings: str | None = None
 
 
-class DcsystemHiddenMoveOut(BaseModel):
-    id: str
-    name: str
+class DcsystemHiddenMoveOut(ItemOut):
     kind: Literal["coup_cache"] = "coup_cache"
     points: int
     text: str
     source: str
 
 
-class DcsystemUnitOut(BaseModel):
-    id: str
-    name: str
+class DcsystemUnitOut(ItemOut):
     kind: Literal["profil"] = "profil"
     army: str
     level: int
@@ -60,17 +54,13 @@ class DcsystemUnitOut(BaseModel):
     source: str
 
 
-class DcsystemArmyOut(BaseModel):
-    id: str
-    name: str
+class DcsystemArmyOut(ItemOut):
     kind: Literal["armee"] = "armee"
     units: list[str]
     source: str
 
 
-class DcsystemExampleOut(BaseModel):
-    id: str
-    name: str
+class DcsystemExampleOut(ItemOut):
     kind: Literal["exemple"] = "exemple"
     printed_total: int
     document: DcsystemRosterBase

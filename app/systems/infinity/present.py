@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
-from app.systems.catalogued import CatalogueOut
+from app.systems.catalogued import CatalogueOut, ItemOut
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
@@ -35,9 +35,7 @@ class InfinityRulesOut(BaseModel):
     source: str
 
 
-class InfinityFactionOut(BaseModel):
-    id: str
-    name: str
+class InfinityFactionOut(ItemOut):
     kind: Literal["faction"] = "faction"
     invented: bool = Field(description="True: invented by Caserne, no Corvus Belli profile.")
     note: str
@@ -45,17 +43,13 @@ class InfinityFactionOut(BaseModel):
     units: list[str]
 
 
-class InfinitySkillOut(BaseModel):
-    id: str
-    name: str
+class InfinitySkillOut(ItemOut):
     kind: Literal["competence"] = "competence"
     source: str
     text: str
 
 
-class InfinityEquipmentOut(BaseModel):
-    id: str
-    name: str
+class InfinityEquipmentOut(ItemOut):
     kind: Literal["equipement"] = "equipement"
     source: str
     text: str
@@ -69,9 +63,7 @@ class InfinityUnitOut(InfinityTrooper):
     faction: str
 
 
-class InfinityExampleOut(BaseModel):
-    id: str
-    name: str
+class InfinityExampleOut(ItemOut):
     kind: Literal["exemple"] = "exemple"
     printed_total: int
     expected_issue_codes: list[str]

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, SummaryLine, Total
-from app.systems.catalogued import CatalogueOut
+from app.systems.catalogued import CatalogueOut, ItemOut
 from app.systems.necrowarzone.catalogue import Catalogue, ModifierKind
 from app.systems.necrowarzone.models import NecrowarzoneFigure, NecrowarzoneRosterBase
 from app.systems.necrowarzone.rosters import (
@@ -22,11 +22,9 @@ from app.systems.necrowarzone.rules import NecrowarzoneFigureDerived, cost_figur
 from app.systems.necrowarzone.shooting import read_roll
 
 
-class NecrowarzoneXpBandOut(BaseModel):
+class NecrowarzoneXpBandOut(ItemOut):
     """One line of "NOMBRE D’ACTIONS DES PERSONNAGES" (L8-11)."""
 
-    id: str
-    name: str
     kind: Literal["tranche_xp"] = "tranche_xp"
     xp_min: int
     xp_max: int | None = Field(description="None for the last, open band (401+).")
@@ -36,11 +34,9 @@ class NecrowarzoneXpBandOut(BaseModel):
     text: str
 
 
-class NecrowarzoneToHitOut(BaseModel):
+class NecrowarzoneToHitOut(ItemOut):
     """One column of "Jet pour toucher" (L38-39), and how it reads on 1D6."""
 
-    id: str
-    name: str
     kind: Literal["pour_toucher"] = "pour_toucher"
     ct: int
     score: int = Field(description="The table's Résultat (L39): 7 − CT.")
@@ -49,11 +45,9 @@ class NecrowarzoneToHitOut(BaseModel):
     source: str
 
 
-class NecrowarzoneModifierOut(BaseModel):
+class NecrowarzoneModifierOut(ItemOut):
     """One row of "Modificateurs de tir" (L40-49), as printed."""
 
-    id: str
-    name: str
     kind: Literal["modificateur_tir"] = "modificateur_tir"
     group: ModifierKind = Field(description="couvert, condition, par_action (Viser), arme.")
     value: int
@@ -69,11 +63,9 @@ class NecrowarzoneRuleOut(BaseModel):
     text: str
 
 
-class NecrowarzoneFigureOut(BaseModel):
+class NecrowarzoneFigureOut(ItemOut):
     """A ready-made figure (Caserne's own: the text prints no profile)."""
 
-    id: str
-    name: str
     kind: Literal["figurine"] = "figurine"
     figure: NecrowarzoneFigure = Field(description="As POST .../cost takes it.")
     derived: NecrowarzoneFigureDerived
@@ -81,9 +73,7 @@ class NecrowarzoneFigureOut(BaseModel):
     source: str
 
 
-class NecrowarzoneExampleOut(BaseModel):
-    id: str
-    name: str
+class NecrowarzoneExampleOut(ItemOut):
     kind: Literal["exemple"] = "exemple"
     document: NecrowarzoneRosterBase
     derived: NecrowarzoneGangDerived

@@ -3,10 +3,10 @@ printed profile and weapon priced by Caserne's points system (summary.py: a rost
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from app.systems.base import CostLine
-from app.systems.catalogued import CatalogueOut
+from app.systems.catalogued import CatalogueOut, ItemOut
 from app.systems.nolimits.catalogue import (
     Catalogue,
     NolimitsScoreRules,
@@ -26,20 +26,13 @@ from app.systems.nolimits.pricing import NolimitsUnitDerived, cost_unit, printed
 from app.systems.nolimits.weapons import price_weapon, weapon_spec
 
 
-class NolimitsItemOut(BaseModel):
-    """What every catalogue item shows first: its id and its French name."""
-
-    id: str
-    name: str
-
-
-class NolimitsCategoryOut(NolimitsItemOut):
+class NolimitsCategoryOut(ItemOut):
     kind: Literal["categorie"] = "categorie"
     text: str
     source: str
 
 
-class NolimitsSizeOut(NolimitsItemOut):
+class NolimitsSizeOut(ItemOut):
     kind: Literal["taille"] = "taille"
     min_mm: int
     max_mm: int | None
@@ -48,13 +41,13 @@ class NolimitsSizeOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsVehicleTypeOut(NolimitsItemOut):
+class NolimitsVehicleTypeOut(ItemOut):
     kind: Literal["type_de_vehicule"] = "type_de_vehicule"
     text: str
     source: str
 
 
-class NolimitsCharacteristicOut(NolimitsItemOut):
+class NolimitsCharacteristicOut(ItemOut):
     id: str = Field(description="The code in lower case, e.g. 'ac'.")
     kind: Literal["caracteristique"] = "caracteristique"
     code: str
@@ -64,7 +57,7 @@ class NolimitsCharacteristicOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsCoefficientOut(NolimitsItemOut):
+class NolimitsCoefficientOut(ItemOut):
     """One number of Caserne's points system (pricing.toml), with its reason."""
 
     kind: Literal["coefficient"] = "coefficient"
@@ -75,7 +68,7 @@ class NolimitsCoefficientOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsWeaponOut(NolimitsItemOut):
+class NolimitsWeaponOut(ItemOut):
     kind: Literal["arme"] = "arme"
     melee: bool
     type: str | None
@@ -98,14 +91,14 @@ class NolimitsWeaponOut(NolimitsItemOut):
     note: str
 
 
-class NolimitsWeaponRuleOut(NolimitsItemOut):
+class NolimitsWeaponRuleOut(ItemOut):
     kind: Literal["regle_d_arme"] = "regle_d_arme"
     points: int
     text: str
     source: str
 
 
-class NolimitsAbilityOut(NolimitsItemOut):
+class NolimitsAbilityOut(ItemOut):
     kind: Literal["habilete"] = "habilete"
     points: int
     printed: bool = Field(description="Whether the text prints the ability's rule.")
@@ -113,7 +106,7 @@ class NolimitsAbilityOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsMaterialOut(NolimitsItemOut):
+class NolimitsMaterialOut(ItemOut):
     kind: Literal["materiau"] = "materiau"
     EN: int
     SV: int | None
@@ -123,7 +116,7 @@ class NolimitsMaterialOut(NolimitsItemOut):
     source: str
 
 
-class NolimitsProfileOut(NolimitsItemOut):
+class NolimitsProfileOut(ItemOut):
     """A printed profile, priced by Caserne's points system (the text prints no cost)."""
 
     kind: Literal["profil"] = "profil"
@@ -143,7 +136,7 @@ class NolimitsProfileOut(NolimitsItemOut):
     note: str
 
 
-class NolimitsUnitOut(NolimitsItemOut):
+class NolimitsUnitOut(ItemOut):
     """A catalogue unit (formation) built from printed profiles."""
 
     kind: Literal["unite"] = "unite"
@@ -154,7 +147,7 @@ class NolimitsUnitOut(NolimitsItemOut):
     note: str
 
 
-class NolimitsExampleOut(NolimitsItemOut):
+class NolimitsExampleOut(ItemOut):
     kind: Literal["exemple"] = "exemple"
     printed_total: int = Field(description="What Caserne's points system gives (not printed).")
     document: NolimitsRosterBase
