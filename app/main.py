@@ -1,7 +1,8 @@
 """create_app(): routers, static files, templates, error handlers."""
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
@@ -37,7 +38,7 @@ def create_app(
         title="Caserne",
         version="1.0.0",
         summary="Army builder and points calculator for skirmish wargames.",
-        docs_url="/api/docs",
+        docs_url=None,  # served below from static/swagger-ui (no CDN: works offline)
         redoc_url=None,
     )
     app.state.settings = settings
@@ -65,6 +66,17 @@ def create_app(
         CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
     )
     app.add_middleware(SecurityHeaders)
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """Swagger UI over /openapi.json, its assets vendored in static/swagger-ui/."""
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="Caserne — API",
+            swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url="/static/swagger-ui/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:

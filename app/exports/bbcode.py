@@ -1,6 +1,12 @@
 """BBCode for phpBB-style forums. User text can never open or close a tag."""
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
+from app.exports.common import (
+    cost_text,
+    issue_text,
+    one_line,
+    total_text,
+    validity_text,
+)
 from app.systems.base import RosterSummary
 
 INVALID_COLOUR = "#c0392b"
@@ -34,11 +40,11 @@ def to_bbcode(summary: RosterSummary, url: str) -> str:
         if details:
             out.append(" — ".join(details))
         out += [f"[i]Règle maison : {escape(rule)}[/i]" for rule in line.house_rules]
-        out += [f"[i]{issue_prefix(i.severity)} : {escape(i.message)}[/i]" for i in line.issues]
+        out += [f"[i]{escape(issue_text(i))}[/i]" for i in line.issues]
     for extra in summary.extras:
         out.append(f"[b]{escape(extra.label)}[/b] — {extra.points} pts")
     for issue in summary.issues:
-        out.append(f"[i]{issue_prefix(issue.severity)} : {escape(issue.message)}[/i]")
+        out.append(f"[i]{escape(issue_text(issue))}[/i]")
     for note in summary.notes:
         out.append(f"[size=85]{escape(note)}[/size]")
     out.append("")

@@ -2,9 +2,19 @@
 
 import re
 
-from app.systems.base import Amount, Budget, RosterSummary, SummaryLine
+from app.systems.base import Amount, Budget, Issue, RosterSummary, SummaryLine
 
 _SPACES = re.compile(r"\s+")
+# Rule references such as "(L155-156)" or ", L157-162)" are for the rules' readers.
+_REFERENCES = re.compile(
+    r"\s*\(L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*\)|,\s*L\d+(?:[-–]\d+)?(?=\))"
+)
+HARD_BREAK = "\\"
+
+
+def without_references(text: str) -> str:
+    """Text for a forum post: the rule-line references are for the rules' readers."""
+    return _REFERENCES.sub("", text)
 
 
 def one_line(text: str) -> str:
@@ -56,3 +66,8 @@ def validity_text(summary: RosterSummary) -> str | None:
 
 def issue_prefix(severity: str) -> str:
     return "Erreur" if severity == "error" else "Attention"
+
+
+def issue_text(issue: Issue) -> str:
+    """An issue as a forum post reads it: "Erreur : ...", without rule-line references."""
+    return f"{issue_prefix(issue.severity)} : {without_references(issue.message)}"

@@ -5,7 +5,13 @@ Only what CommonMark may read as markup is escaped, where it may: "SG-1" stays "
 
 import re
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
+from app.exports.common import (
+    cost_text,
+    issue_text,
+    one_line,
+    total_text,
+    validity_text,
+)
 from app.systems.base import RosterSummary
 
 # Anywhere in a line: code spans, emphasis, links and images, HTML and autolinks (both
@@ -18,10 +24,6 @@ _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 _LINE_START = re.compile(r"^(#|>|[-+=]|(\d{1,9})([.)]))")
 # A heading's closing sequence: "# SG #" would lose its last "#".
 _CLOSING_HASHES = re.compile(r"(\s)(#+)$")
-# Rule references such as "(L155-156)" or ", L157-162)" are for the rules' readers.
-_REFERENCES = re.compile(
-    r"\s*\(L\d+(?:[-–]\d+)?(?:\s*[,;]\s*L\d+(?:[-–]\d+)?)*\)|,\s*L\d+(?:[-–]\d+)?(?=\))"
-)
 HARD_BREAK = "\\"
 
 
@@ -33,10 +35,6 @@ def escape(text: str, *, line_start: bool = False) -> str:
             lambda m: f"{m.group(2)}\\{m.group(3)}" if m.group(2) else f"\\{m.group(1)}", escaped
         )
     return _CLOSING_HASHES.sub(r"\1\\\2", escaped)
-
-
-def without_references(text: str) -> str:
-    return _REFERENCES.sub("", text)
 
 
 def _entry(head: str, more: list[str]) -> list[str]:
@@ -63,20 +61,14 @@ def to_markdown(summary: RosterSummary, url: str) -> str:
         if details:
             more.append(escape(" — ".join(details), line_start=True))
         more += [f"*Règle maison : {escape(rule)}*" for rule in line.house_rules]
-        more += [
-            f"*{issue_prefix(i.severity)} : {escape(without_references(i.message))}*"
-            for i in line.issues
-        ]
+        more += [f"*{escape(issue_text(i))}*" for i in line.issues]
         out += _entry(head, more)
     if summary.extras:
         out.append("")
         out += [f"- **{escape(extra.label)}** — {extra.points} pts" for extra in summary.extras]
     if summary.issues:
         out.append("")
-        out += [
-            f"> {issue_prefix(i.severity)} : {escape(without_references(i.message))}"
-            for i in summary.issues
-        ]
+        out += [f"> {escape(issue_text(i))}" for i in summary.issues]
     if summary.notes:
         out.append("")
         out += [f"*{escape(note)}*" for note in summary.notes]

@@ -1,6 +1,12 @@
 """Plain text, for e-mail or a chat."""
 
-from app.exports.common import cost_text, issue_prefix, one_line, total_text, validity_text
+from app.exports.common import (
+    cost_text,
+    issue_text,
+    one_line,
+    total_text,
+    validity_text,
+)
 from app.systems.base import RosterSummary
 
 
@@ -24,9 +30,9 @@ def to_text(summary: RosterSummary, url: str) -> str:
         if details:
             out.append("    " + " - ".join(details))
         out += [f"    Règle maison : {one_line(rule)}" for rule in line.house_rules]
-        out += [f"    {issue_prefix(i.severity)} : {one_line(i.message)}" for i in line.issues]
+        out += [f"    {one_line(issue_text(i))}" for i in line.issues]
     out += [f"{one_line(extra.label)} - {extra.points} pts" for extra in summary.extras]
-    out += [f"{issue_prefix(i.severity)} : {one_line(i.message)}" for i in summary.issues]
+    out += [one_line(issue_text(i)) for i in summary.issues]
     out += [one_line(note) for note in summary.notes]
     out += ["", url]
     return "\n".join(out) + "\n"

@@ -20,13 +20,11 @@ PAGE_CSP = (
     "style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 )
-# FastAPI's Swagger UI loads its bundle from jsDelivr and starts it with one inline script,
-# allowed by its hash (computed from the page served, so it never drifts).
-CDN = "https://cdn.jsdelivr.net"
+# Swagger UI (vendored in static/swagger-ui/) starts with one inline script, allowed by its
+# hash (computed from the page served, so it never drifts).
 DOCS_CSP = (
-    f"default-src 'self'; script-src 'self' {{hashes}} {CDN}; "
-    f"style-src 'self' 'unsafe-inline' {CDN}; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
+    "default-src 'self'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 )
 FIXED: list[tuple[bytes, bytes]] = [

@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.systems.base import AnySystem
-from app.web.forms import field_errors, roster_choices
+from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import is_htmx, render
 from app.web.rosters import add_entry_to_roster
 
@@ -139,7 +139,7 @@ class SystemPages:
                 parsed = score_model.model_validate(self.score_from_form(form))
                 context["score"] = self.system.score(parsed)
             except ValidationError as exc:
-                context["score_error"] = "; ".join(field_errors(exc).values())
+                context["score_error"] = error_text(exc)
                 status = 422
             template = f"systems/{self.system_id}/score.html"
             if is_htmx(request):

@@ -149,10 +149,6 @@ def test_axe_finds_no_serious_violation(lists: dict[str, Any], viewport: dict[st
     assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
 
 
-@pytest.mark.xfail(
-    reason="app/main.py must serve Swagger UI from /static/swagger-ui (see the issue 7 report)",
-    strict=True,
-)
 def test_api_docs_load_with_the_network_cut(page: Page, live_server: str) -> None:
     host = urlsplit(live_server).netloc
 
