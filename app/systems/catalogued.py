@@ -75,6 +75,13 @@ class ItemOut(BaseModel):
     name: str
 
 
+class DescribedOut(ItemOut):
+    """An item the rule text describes: its text, and the lines it stands on."""
+
+    text: str
+    source: str
+
+
 class DecisionOut(ItemOut):
     """One of Caserne's decisions where a rule text is unclear, as catalogues show it."""
 

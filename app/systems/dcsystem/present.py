@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
 from app.systems.dcsystem.catalogue import Dice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
@@ -23,19 +23,15 @@ class DcsystemLevelOut(BaseModel):
     handicaps: int
 
 
-class DcsystemItemOut(ItemOut):
+class DcsystemItemOut(DescribedOut):
     kind: Literal["capacite", "equipement", "handicap"]
     points: int
-    text: str
-    source: str
     brings: str | None = None
 
 
-class DcsystemHiddenMoveOut(ItemOut):
+class DcsystemHiddenMoveOut(DescribedOut):
     kind: Literal["coup_cache"] = "coup_cache"
     points: int
-    text: str
-    source: str
 
 
 class DcsystemUnitOut(ItemOut):

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
@@ -43,16 +43,12 @@ class InfinityFactionOut(ItemOut):
     units: list[str]
 
 
-class InfinitySkillOut(ItemOut):
+class InfinitySkillOut(DescribedOut):
     kind: Literal["competence"] = "competence"
-    source: str
-    text: str
 
 
-class InfinityEquipmentOut(ItemOut):
+class InfinityEquipmentOut(DescribedOut):
     kind: Literal["equipement"] = "equipement"
-    source: str
-    text: str
 
 
 class InfinityUnitOut(InfinityTrooper):

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, SummaryLine, Total
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
 from app.systems.necrowarzone.catalogue import Catalogue, ModifierKind
 from app.systems.necrowarzone.models import NecrowarzoneFigure, NecrowarzoneRosterBase
 from app.systems.necrowarzone.rosters import (
@@ -22,7 +22,7 @@ from app.systems.necrowarzone.rules import NecrowarzoneFigureDerived, cost_figur
 from app.systems.necrowarzone.shooting import read_roll
 
 
-class NecrowarzoneXpBandOut(ItemOut):
+class NecrowarzoneXpBandOut(DescribedOut):
     """One line of "NOMBRE D’ACTIONS DES PERSONNAGES" (L8-11)."""
 
     kind: Literal["tranche_xp"] = "tranche_xp"
@@ -30,8 +30,6 @@ class NecrowarzoneXpBandOut(ItemOut):
     xp_max: int | None = Field(description="None for the last, open band (401+).")
     actions: int
     leader_actions: int = Field(description="The chef's actions, in brackets in the text.")
-    source: str
-    text: str
 
 
 class NecrowarzoneToHitOut(ItemOut):
@@ -45,15 +43,13 @@ class NecrowarzoneToHitOut(ItemOut):
     source: str
 
 
-class NecrowarzoneModifierOut(ItemOut):
+class NecrowarzoneModifierOut(DescribedOut):
     """One row of "Modificateurs de tir" (L40-49), as printed."""
 
     kind: Literal["modificateur_tir"] = "modificateur_tir"
     group: ModifierKind = Field(description="couvert, condition, par_action (Viser), arme.")
     value: int
     took_cover_value: int | None
-    source: str
-    text: str
 
 
 class NecrowarzoneRuleOut(BaseModel):

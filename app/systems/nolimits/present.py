@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.systems.base import CostLine
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
 from app.systems.nolimits.catalogue import (
     Catalogue,
     NolimitsScoreRules,
@@ -26,25 +26,19 @@ from app.systems.nolimits.pricing import NolimitsUnitDerived, cost_unit, printed
 from app.systems.nolimits.weapons import price_weapon, weapon_spec
 
 
-class NolimitsCategoryOut(ItemOut):
+class NolimitsCategoryOut(DescribedOut):
     kind: Literal["categorie"] = "categorie"
-    text: str
-    source: str
 
 
-class NolimitsSizeOut(ItemOut):
+class NolimitsSizeOut(DescribedOut):
     kind: Literal["taille"] = "taille"
     min_mm: int
     max_mm: int | None
     percent: int = Field(description="Of the profile part of the cost (pricing.toml).")
-    text: str
-    source: str
 
 
-class NolimitsVehicleTypeOut(ItemOut):
+class NolimitsVehicleTypeOut(DescribedOut):
     kind: Literal["type_de_vehicule"] = "type_de_vehicule"
-    text: str
-    source: str
 
 
 class NolimitsCharacteristicOut(ItemOut):
@@ -91,29 +85,23 @@ class NolimitsWeaponOut(ItemOut):
     note: str
 
 
-class NolimitsWeaponRuleOut(ItemOut):
+class NolimitsWeaponRuleOut(DescribedOut):
     kind: Literal["regle_d_arme"] = "regle_d_arme"
     points: int
-    text: str
-    source: str
 
 
-class NolimitsAbilityOut(ItemOut):
+class NolimitsAbilityOut(DescribedOut):
     kind: Literal["habilete"] = "habilete"
     points: int
     printed: bool = Field(description="Whether the text prints the ability's rule.")
-    text: str
-    source: str
 
 
-class NolimitsMaterialOut(ItemOut):
+class NolimitsMaterialOut(DescribedOut):
     kind: Literal["materiau"] = "materiau"
     EN: int
     SV: int | None
     pv: int
     per_inches: int
-    text: str
-    source: str
 
 
 class NolimitsProfileOut(ItemOut):
