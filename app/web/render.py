@@ -58,7 +58,9 @@ MESSAGES = {
     404: "Page introuvable.",
     405: "Méthode non permise.",
     409: "Conflit de version.",
+    413: "Requête trop volumineuse.",
     422: "Données incorrectes.",
+    429: "Trop de requêtes.",
     500: "Erreur interne.",
 }
 

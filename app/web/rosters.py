@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
@@ -228,6 +229,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
     @router.post("/listes")
     async def new_roster(request: Request, session: SessionDep) -> Response:
         form = await request.form()
+        return await run_in_threadpool(create_from_form, request, session, form)
+
+    def create_from_form(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
             return html_error(request, 422, "Système de jeu inconnu.")
@@ -242,6 +246,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
     @router.post("/listes/ajouter")
     async def add_from_catalogue(request: Request, session: SessionDep) -> Response:
         form = await request.form()
+        return await run_in_threadpool(add_from_form, request, session, form)
+
+    def add_from_form(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
             return html_error(request, 422, "Système de jeu inconnu.")
@@ -276,11 +283,15 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
 
     @router.post("/r/{roster_id}")
     async def save(roster_id: str, request: Request, session: SessionDep) -> Response:
+        form = await request.form()
+        # The engine and the database are synchronous: off the event loop.
+        return await run_in_threadpool(save_form, roster_id, request, session, form)
+
+    def save_form(roster_id: str, request: Request, session: Session, form: FormData) -> Response:
         roster = editable(request, session, roster_id)
         if roster is None:
             return locked(request)
         system = systems[roster.system]
-        form = await request.form()
         document = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
         # is cleared once used.

@@ -12,6 +12,8 @@ from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
@@ -111,21 +113,25 @@ class SystemPages:
 
         @router.post("/createur")
         async def creator_preview(request: Request, session: SessionDep) -> Response:
-            return self.creator_page(request, session, self.unit_from_form(await request.form()))
+            form = await request.form()
+            values = self.unit_from_form(form)
+            return await run_in_threadpool(self.creator_page, request, session, values)
 
         @router.post("/createur/ajouter")
         async def creator_add(request: Request, session: SessionDep) -> Response:
             form = await request.form()
-            values = self.unit_from_form(form)
-            try:
-                unit = self.system.unit_model.model_validate(self.definition(values))
-            except ValidationError as exc:
-                return self.creator_page(
-                    request, session, values, status=422, errors=field_errors(exc)
-                )
-            return add_entry_to_roster(
-                request, session, self.system, form, self.custom_entry(values, unit)
-            )
+            return await run_in_threadpool(self.add_created, request, session, form)
+
+    def add_created(self, request: Request, session: Session, form: FormData) -> Response:
+        """The creator's unit added to a list (synchronous work: run off the event loop)."""
+        values = self.unit_from_form(form)
+        try:
+            unit = self.system.unit_model.model_validate(self.definition(values))
+        except ValidationError as exc:
+            return self.creator_page(request, session, values, status=422, errors=field_errors(exc))
+        return add_entry_to_roster(
+            request, session, self.system, form, self.custom_entry(values, unit)
+        )
 
     def _score_route(self, router: APIRouter) -> None:
         score_model: Any = self.system.score_model
@@ -151,7 +157,7 @@ class SystemPages:
     def creator_page(
         self,
         request: Request,
-        session: SessionDep,
+        session: Session,
         values: dict[str, Any],
         *,
         status: int = 200,
