@@ -202,11 +202,22 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
                 cls.cost_response_model = cost
                 cls.validate_response_model = result
 
+    # The catalogue list whose ids an entry's `unit` may name ("units", "figures"): the
+    # entry and roster models are then narrowed to those ids (code unknown_id otherwise).
+    unit_list: ClassVar[str | None] = None
+    unit_word: ClassVar[str] = "unit"
+
     def __init__(self, data: CatalogueT) -> None:
         self.data = data
         self.name = data.system.name
         self.rules_version = data.system.rules_version
         self.catalogue_version = data.system.catalogue_version
+        if self.unit_list is not None:
+            entry_base = get_args(self.roster_model.model_fields["entries"].annotation)[0]
+            ids = [item.id for item in getattr(data, self.unit_list)]
+            self.entry_model, self.roster_model = narrowed_models(
+                entry_base, self.roster_model, ids, self.unit_word
+            )
 
     # --- what a subclass says ----------------------------------------------------------
 

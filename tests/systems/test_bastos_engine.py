@@ -13,12 +13,12 @@ from pydantic import BaseModel, ValidationError
 
 from app.systems.bastos import (
     BastosResult,
+    BastosSystem,
     Catalogue,
     Figure,
     cost_figure,
     example_document,
     load_catalogue,
-    roster_models,
     validate_roster,
 )
 
@@ -40,7 +40,7 @@ def catalogue() -> Catalogue:
 
 @pytest.fixture(scope="module")
 def roster_model(catalogue: Catalogue) -> type[BaseModel]:
-    return roster_models(catalogue)[1]
+    return BastosSystem(catalogue).roster_model
 
 
 def figure(rep: int, weapon: str | None = "mitraillette", **flags: bool) -> dict[str, Any]:

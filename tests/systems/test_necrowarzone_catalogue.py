@@ -16,7 +16,6 @@ from app.systems.necrowarzone import (
     build,
     cost_figure,
     example_document,
-    roster_models,
     validate_roster,
 )
 
@@ -122,7 +121,7 @@ def test_examples(
     catalogue: Catalogue, example_id: str, derived: tuple[int, int, int, int, int]
 ) -> None:
     example = next(e for e in catalogue.examples if e.id == example_id)
-    roster_model = roster_models(catalogue)[1]
+    roster_model = NecrowarzoneSystem(catalogue).roster_model
     result = validate_roster(catalogue, roster_model.model_validate(example_document(example)))  # type: ignore[arg-type]
     assert [i.code for i in result.issues] == example.expected_issue_codes == []
     assert result.valid
@@ -132,7 +131,7 @@ def test_examples(
 
 @pytest.fixture(scope="module")
 def roster_model(catalogue: Catalogue) -> type[BaseModel]:
-    return roster_models(catalogue)[1]
+    return NecrowarzoneSystem(catalogue).roster_model
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,6 @@ from app.systems.necrowarzone import (
     NecrowarzoneSystem,
     build,
     cost_figure,
-    roster_models,
     validate_roster,
 )
 
@@ -35,7 +34,7 @@ def catalogue() -> Catalogue:
 
 @pytest.fixture(scope="module")
 def roster_model(catalogue: Catalogue) -> type[BaseModel]:
-    return roster_models(catalogue)[1]
+    return NecrowarzoneSystem(catalogue).roster_model
 
 
 def figure(**fields: Any) -> Figure:

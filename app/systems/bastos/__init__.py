@@ -42,7 +42,6 @@ from app.systems.bastos.roster import (
     BastosRosterBase,
     Extras,
     example_document,
-    roster_models,
     validate_roster,
 )
 from app.systems.building import build_engine
@@ -76,7 +75,6 @@ __all__ = [
     "example_document",
     "load_catalogue",
     "odds",
-    "roster_models",
     "validate_roster",
 ]
 
@@ -89,13 +87,14 @@ class BastosSystem(
     """Pour quelques bastos de plus, built from its checked catalogue: no points, no score."""
 
     id = "bastos"
+    unit_list = "figures"
+    unit_word = "figure"
     has_points = False
     catalogue_model = BastosCatalogue
     odds_model = BastosOddsQuery
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.entry_model, self.roster_model = roster_models(catalogue)
         # A sheet is a pure function of (rep, leader, star, weapon): bands repeat figures.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
 

@@ -20,7 +20,7 @@ from app.systems.base import (
 )
 from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
-from app.systems.catalogued import RosterBase, empty_roster, narrowed_models, points_not_used
+from app.systems.catalogued import RosterBase, empty_roster, points_not_used
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -68,12 +68,6 @@ class BastosRosterBase(RosterBase):
     system: Literal["bastos"]
     entries: list[BastosEntryBase] = Field(default_factory=list, max_length=200)
     extras: BastosExtras = Field(default_factory=BastosExtras)
-
-
-def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[BastosRosterBase]]:
-    """The entry and roster document models, refusing figure ids the catalogue lacks."""
-    ids = [figure.id for figure in catalogue.figures]
-    return narrowed_models(BastosEntryBase, BastosRosterBase, ids, "figure")
 
 
 class EntryShape(Protocol):

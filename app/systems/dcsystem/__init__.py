@@ -35,7 +35,6 @@ from app.systems.dcsystem.roster import (
     DcsystemResult,
     DcsystemRosterBase,
     ScoreRequest,
-    roster_models,
     score,
     validate_roster,
 )
@@ -53,11 +52,11 @@ class DcSystem(
     """The DCSystem engine, built from its checked catalogue."""
 
     id = "dcsystem"
+    unit_list = "units"
     catalogue_model = DcsystemCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.entry_model, self.roster_model = roster_models(catalogue)
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
 

@@ -21,7 +21,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
-from app.systems.catalogued import RosterBase, empty_roster, narrowed_models, over_points_limit
+from app.systems.catalogued import RosterBase, empty_roster, over_points_limit
 from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
     FighterCost,
@@ -83,12 +83,6 @@ class DcsystemRosterBase(RosterBase):
     system: Literal["dcsystem"]
     entries: list[DcsystemEntryBase] = Field(default_factory=list, max_length=200)
     extras: DcsystemExtras = Field(default_factory=DcsystemExtras)
-
-
-def roster_models(catalogue: Catalogue) -> tuple[type[BaseModel], type[DcsystemRosterBase]]:
-    """The entry and roster document models, refusing unit ids the catalogue lacks."""
-    ids = [unit.id for unit in catalogue.units]
-    return narrowed_models(DcsystemEntryBase, DcsystemRosterBase, ids, "unit")
 
 
 class DcsystemHiddenMoveLine(BaseModel):

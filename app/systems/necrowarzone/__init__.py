@@ -31,7 +31,6 @@ from app.systems.necrowarzone.rosters import (
     NecrowarzoneResult,
     entry_figure,
     example_document,
-    roster_models,
     validate_roster,
 )
 from app.systems.necrowarzone.rules import (
@@ -66,7 +65,6 @@ __all__ = [
     "cost_figure",
     "example_document",
     "needed_to_hit",
-    "roster_models",
     "validate_roster",
 ]
 
@@ -84,13 +82,14 @@ class NecrowarzoneSystem(
     """The Necromunda–Warzone engine, built from its checked catalogue."""
 
     id = "necrowarzone"
+    unit_list = "figures"
+    unit_word = "figure"
     has_points = False
     catalogue_model = NecrowarzoneCatalogue
     shot_model = NecrowarzoneShotRequest
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self.entry_model, self.roster_model = roster_models(catalogue)
 
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
         return cost_figure(self.data, unit)

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.systems.base import EntryResult, Issue, RosterResult, error, prefixed
-from app.systems.catalogued import empty_roster, narrowed_models, points_not_used
+from app.systems.catalogued import empty_roster, points_not_used
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -19,14 +19,6 @@ from app.systems.necrowarzone.models import (
     NecrowarzoneRosterBase,
 )
 from app.systems.necrowarzone.rules import NecrowarzoneFigureDerived, cost_figure
-
-
-def roster_models(
-    catalogue: Catalogue,
-) -> tuple[type[NecrowarzoneEntryBase], type[NecrowarzoneRosterBase]]:
-    """The entry and roster document models, refusing figure ids the catalogue lacks."""
-    ids = [sample.id for sample in catalogue.figures]
-    return narrowed_models(NecrowarzoneEntryBase, NecrowarzoneRosterBase, ids, "figure")
 
 
 class NecrowarzoneGangDerived(BaseModel):
