@@ -16,6 +16,7 @@ from app.systems.base import (
     NO_NUL,
     Budget,
     Costed,
+    EntryResult,
     ExampleRoster,
     Issue,
     NoScore,
@@ -30,6 +31,7 @@ from app.systems.base import (
     error,
     integer,
     points_budget,
+    prefixed,
     warning,
 )
 from app.systems.building import PrintedExample, example_rosters
@@ -140,6 +142,29 @@ def narrowed_models(
         entries=(list[entry], Field(default_factory=list, max_length=200)),  # type: ignore[valid-type]
     )
     return entry, roster
+
+
+EntryResultT = TypeVar("EntryResultT", bound=EntryResult[Any])
+
+
+def unpriced_entry(
+    result: type[EntryResultT],
+    entry: Any,
+    name: str,
+    costed: Costed[Any],
+    where: str,
+) -> EntryResultT:
+    """The result of an entry of a system without points: its figures and issues (paths
+    placed under `where`), never a point."""
+    return result(
+        name=name,
+        count=entry.count,
+        unit_points=0,
+        points=0,
+        breakdown=[],
+        derived=costed.derived,
+        issues=prefixed(costed.issues, where),
+    )
 
 
 def over_points_limit(points: int, limit: int | None, source: str = "") -> list[Issue]:

@@ -15,12 +15,11 @@ from app.systems.base import (
     EntryResult,
     Issue,
     RosterResult,
-    prefixed,
     warning,
 )
 from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
-from app.systems.catalogued import RosterBase, empty_roster, points_not_used
+from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -128,17 +127,8 @@ def entry_figure(catalogue: Catalogue, entry: EntryShape) -> tuple[BastosFigure,
 def _entry_result(
     catalogue: Catalogue, entry: EntryShape, index: int, figure: BastosFigure, name: str
 ) -> FigureEntry:
-    costed = cost_figure(catalogue, figure)
-    where = "unit" if entry.unit is not None else "custom"
-    return FigureEntry(
-        name=name,
-        count=entry.count,
-        unit_points=0,
-        points=0,
-        breakdown=[],
-        derived=costed.derived,
-        issues=prefixed(costed.issues, f"entries[{index}].{where}"),
-    )
+    where = f"entries[{index}].{'unit' if entry.unit is not None else 'custom'}"
+    return unpriced_entry(FigureEntry, entry, name, cost_figure(catalogue, figure), where)
 
 
 def band_derived(figures: list[tuple[BastosFigure, int]], catalogue: Catalogue) -> BandDerived:

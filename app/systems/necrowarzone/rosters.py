@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.systems.base import EntryResult, Issue, RosterResult, error, prefixed
-from app.systems.catalogued import empty_roster, points_not_used
+from app.systems.base import EntryResult, Issue, RosterResult, error
+from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -117,17 +117,9 @@ def validate_roster(catalogue: Catalogue, roster: NecrowarzoneRosterBase) -> Nec
         figure, default_name, key = entry_figure(catalogue, entry)
         costed = cost_figure(catalogue, figure)
         figures.append((figure, entry.count))
-        entries.append(
-            NecrowarzoneEntryResult(
-                name=entry.name or default_name,
-                count=entry.count,
-                unit_points=0,
-                points=0,
-                breakdown=[],
-                derived=costed.derived,
-                issues=prefixed(costed.issues, f"entries[{index}].{key}"),
-            )
-        )
+        where = f"entries[{index}].{key}"
+        name = entry.name or default_name
+        entries.append(unpriced_entry(NecrowarzoneEntryResult, entry, name, costed, where))
     leaders = sum(count for figure, count in figures if figure.leader)
     total = sum(count for _, count in figures)
     derived = NecrowarzoneGangDerived(
