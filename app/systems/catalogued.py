@@ -8,7 +8,17 @@ knows (its catalogue output, its summary lines); see docs/systems.md.
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, get_args, get_origin
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -226,11 +236,13 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
                 cls.score_model = score if scores and score not in (BaseModel, NoScore) else None
                 cls.cost_response_model = cost
                 cls.validate_response_model = result
+        # The catalogue output is what build_catalogue says it returns.
+        if "build_catalogue" in vars(cls):
+            cls.catalogue_model = get_type_hints(cls.build_catalogue)["return"]
 
     # The catalogue list whose ids an entry's `unit` may name ("units", "figures"): the
     # entry and roster models are then narrowed to those ids (code unknown_id otherwise).
     unit_list: ClassVar[str | None] = None
-    unit_word: ClassVar[str] = "unit"
 
     def __init__(self, data: CatalogueT) -> None:
         self.data = data
@@ -241,7 +253,7 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
             entry_base = get_args(self.roster_model.model_fields["entries"].annotation)[0]
             ids = [item.id for item in getattr(data, self.unit_list)]
             self.entry_model, self.roster_model = narrowed_models(
-                entry_base, self.roster_model, ids, self.unit_word
+                entry_base, self.roster_model, ids, self.unit_list.removesuffix("s")
             )
 
     # --- what a subclass says ----------------------------------------------------------

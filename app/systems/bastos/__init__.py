@@ -88,9 +88,7 @@ class BastosSystem(
 
     id = "bastos"
     unit_list = "figures"
-    unit_word = "figure"
     has_points = False
-    catalogue_model = BastosCatalogue
     odds_model = BastosOddsQuery
 
     def __init__(self, catalogue: Catalogue) -> None:

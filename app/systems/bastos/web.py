@@ -131,6 +131,11 @@ class BastosPages(SystemPages):
     def definition(self, values: dict[str, Any]) -> dict[str, Any]:
         return {key: values[key] for key in ("rep", "leader", "star", "weapon")}
 
+    def values_from_entry(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        custom = entry["custom"]
+        keys = ("rep", "leader", "star", "weapon")
+        return {"name": entry.get("name") or "", **{key: custom.get(key) for key in keys}}
+
     # --- the band editor -----------------------------------------------------------------
 
     def extras_from_form(self, form: FormData) -> dict[str, Any]:

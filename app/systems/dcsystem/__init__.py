@@ -53,7 +53,6 @@ class DcSystem(
 
     id = "dcsystem"
     unit_list = "units"
-    catalogue_model = DcsystemCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)

@@ -34,6 +34,14 @@ class DcsystemPages(SystemPages):
     def definition(self, values: dict[str, Any]) -> dict[str, Any]:
         return {"level": values["level"], "items": values["items"]}
 
+    def values_from_entry(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        custom = entry["custom"]
+        return {
+            "name": entry.get("name") or "",
+            "level": custom.get("level"),
+            "items": [str(item) for item in custom.get("items", [])],
+        }
+
     def score_from_form(self, form: FormData) -> dict[str, Any]:
         return {
             "format": int_or_raw(form.get("format")),

@@ -78,7 +78,6 @@ class InfinitySystem(
     the text gives none."""
 
     id = "infinity"
-    catalogue_model = InfinityCatalogue
 
     def __init__(self, data: Catalogue) -> None:
         super().__init__(data)

@@ -83,9 +83,7 @@ class NecrowarzoneSystem(
 
     id = "necrowarzone"
     unit_list = "figures"
-    unit_word = "figure"
     has_points = False
-    catalogue_model = NecrowarzoneCatalogue
     shot_model = NecrowarzoneShotRequest
 
     def __init__(self, catalogue: Catalogue) -> None:

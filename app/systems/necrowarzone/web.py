@@ -111,6 +111,13 @@ class NecrowarzonePages(SystemPages):
         keys = ("leader", "xp", "light_wounds", "profile", "weapons", "heavy_equipment")
         return {key: values[key] for key in keys}
 
+    def values_from_entry(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        custom = entry["custom"]
+        rows = max(WEAPON_ROWS, len(custom.get("weapons", [])))
+        if rows > MAX_WEAPON_ROWS:
+            return None
+        return {"name": entry.get("name") or "", **custom, "weapon_rows": rows}
+
     # --- the roster editor ------------------------------------------------------------------
 
     def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:

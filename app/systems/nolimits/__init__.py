@@ -63,7 +63,6 @@ class NolimitsSystem(
     """The No Limits engine, built from its checked catalogue and pricing."""
 
     id = "nolimits"
-    catalogue_model = NolimitsCatalogue
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)

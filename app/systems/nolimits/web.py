@@ -15,6 +15,7 @@ from app.web.system_pages import SystemPages
 
 WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
 HOUSE_RULE_ROWS = 2
+MAX_WEAPON_ROWS = 12
 ELIMINATED_ROWS = 4
 # The creator opens on the text's Fantassin (L117-121), as the catalogue prints it.
 FIRST_PROFILE = "fantassin"
@@ -57,6 +58,7 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
 class NolimitsPages(SystemPages):
     catalogue_page = True
     creator = True
+    creator_keys = (*SystemPages.creator_keys, "category")
 
     @property
     def engine(self) -> NolimitsSystem:
@@ -111,7 +113,7 @@ class NolimitsPages(SystemPages):
 
     def unit_from_form(self, form: FormData) -> dict[str, Any]:
         rows = int_or_raw(form.get("weapon_rows"))
-        rows = min(max(rows if isinstance(rows, int) else WEAPON_ROWS, 1), 12)
+        rows = min(max(rows if isinstance(rows, int) else WEAPON_ROWS, 1), MAX_WEAPON_ROWS)
         if form.get("action") == "more_weapons":
             rows += 1
         typed_vehicle = {
@@ -179,6 +181,43 @@ class NolimitsPages(SystemPages):
         if values["category"]:
             entry["category"] = values["category"]
         return entry
+
+    def values_from_entry(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """A custom unit as the creator's form: catalogue weapons counted, the player's own
+        weapons as rows, house rules in their rows (None when they do not fit the form)."""
+        custom = entry["custom"]
+        typed = [
+            {key: value for key, value in weapon.items() if value is not None}
+            for weapon in custom.get("weapons", [])
+            if isinstance(weapon, dict)
+        ]
+        house_rules = [
+            {"name": rule.get("name"), "points": rule.get("points")}
+            for rule in custom.get("abilities", [])
+            if isinstance(rule, dict)
+        ]
+        if len(typed) > MAX_WEAPON_ROWS or len(house_rules) > HOUSE_RULE_ROWS:
+            return None
+        vehicle = custom.get("vehicle")
+        return self._values(
+            name=entry.get("name") or "",
+            profile=dict(custom.get("profile") or {}),
+            size=custom.get("size") or "",
+            size_mm=custom.get("size_mm"),
+            catalogue_weapons=dict(
+                Counter(w for w in custom.get("weapons", []) if isinstance(w, str))
+            ),
+            weapons=typed,
+            typed_weapons=typed,
+            weapon_rows=max(WEAPON_ROWS, len(typed)),
+            abilities=[a for a in custom.get("abilities", []) if isinstance(a, str)],
+            house_rules=house_rules,
+            typed_house_rules=house_rules,
+            vehicle=vehicle,
+            typed_vehicle=vehicle,
+            equipment=", ".join(custom.get("equipment", [])),
+            category=entry.get("category") or "",
+        )
 
     # --- buildings -------------------------------------------------------------------------
 
