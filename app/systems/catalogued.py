@@ -6,7 +6,7 @@ A system subclasses `CatalogueSystem[...]` with its own models and fills in what
 knows (its catalogue output, its summary lines); see docs/systems.md.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import (
     Any,
@@ -99,6 +99,22 @@ class DecisionOut(ItemOut):
 
     kind: Literal["decision"] = "decision"
     text: str
+
+
+DocumentOutT = TypeVar("DocumentOutT", bound=BaseModel)
+
+
+class ExampleOut(ItemOut, Generic[DocumentOutT]):
+    """A list of the rule text (or Caserne's own), as catalogues show it; a system subclasses
+    `ExampleOut[ItsRosterBase]` (an OpenAPI name of its own) and may add fields."""
+
+    kind: Literal["exemple"] = "exemple"
+    printed_total: int = Field(0, description="The total the text prints (0 without points).")
+    source: str = ""
+    document: DocumentOutT
+
+
+ExampleOutT = TypeVar("ExampleOutT", bound=ExampleOut[Any])
 
 
 class CatalogueOut(BaseModel):
@@ -304,6 +320,18 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
             "catalogue_version": self.catalogue_version,
             "notes": [DecisionOut(id=n.id, name=n.title, text=n.text) for n in self.data.notes],
         }
+
+    def example_outputs(
+        self, model: type[ExampleOutT], more: Callable[[BaseModel], dict[str, Any]] | None = None
+    ) -> list[ExampleOutT]:
+        """Each example as `model`: the catalogue fields `model` has, its document, and what
+        `more` computes from the parsed document."""
+        outputs = []
+        for example, document in zip(self.data.examples, self.example_documents(), strict=True):
+            fields = example.model_dump(include=set(model.model_fields))  # type: ignore[attr-defined]
+            extra = more(self.roster_model.model_validate(document)) if more else {}
+            outputs.append(model.model_validate({**fields, "document": document, **extra}))
+        return outputs
 
     @cached_property
     def _catalogue(self) -> BaseModel:

@@ -144,16 +144,7 @@ class BastosSystem(
                 BastosOptionalRuleOut(id=rule_id, name=name)
                 for rule_id, name in OPTIONAL_RULES.items()
             ],
-            examples=[
-                BastosExampleOut(
-                    id=example.id,
-                    name=example.name,
-                    document=BastosRosterBase.model_validate(document),
-                    source=example.source,
-                    note=example.note,
-                )
-                for example, document in zip(data.examples, self.example_documents(), strict=True)
-            ],
+            examples=self.example_outputs(BastosExampleOut),
         )
 
     def published_profiles(self) -> Sequence[PublishedProfile]:

@@ -14,7 +14,7 @@ from app.systems.base import Badge, SummaryLine, Total
 from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -55,11 +55,9 @@ class BastosFigureOut(ItemOut):
     source: str
 
 
-class BastosExampleOut(ItemOut):
-    kind: Literal["exemple"] = "exemple"
-    printed_total: int = Field(0, description="No points in Bastos.")
-    document: BastosRosterBase
-    source: str
+class BastosExampleOut(ExampleOut[BastosRosterBase]):
+    """A band the text describes (no points: its total is 0)."""
+
     note: str
 
 

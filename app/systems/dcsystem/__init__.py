@@ -116,16 +116,7 @@ class DcSystem(
                 for army in data.armies
             ],
             units=units,
-            examples=[
-                DcsystemExampleOut(
-                    id=example.id,
-                    name=example.name,
-                    printed_total=example.printed_total,
-                    document=document,
-                    source=example.source,
-                )
-                for example, document in zip(data.examples, self.example_documents(), strict=True)
-            ],
+            examples=self.example_outputs(DcsystemExampleOut),
         )
 
     def published_profiles(self) -> Sequence[PublishedProfile]:

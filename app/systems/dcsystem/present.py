@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
-from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
 from app.systems.dcsystem.catalogue import Dice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
@@ -56,11 +56,8 @@ class DcsystemArmyOut(ItemOut):
     source: str
 
 
-class DcsystemExampleOut(ItemOut):
-    kind: Literal["exemple"] = "exemple"
-    printed_total: int
-    document: DcsystemRosterBase
-    source: str
+class DcsystemExampleOut(ExampleOut[DcsystemRosterBase]):
+    """A battle sheet printed in the army lists, with the total it prints."""
 
 
 class DcsystemCatalogue(CatalogueOut):

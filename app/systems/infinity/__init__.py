@@ -31,6 +31,7 @@ from app.systems.infinity.models import (
 )
 from app.systems.infinity.present import (
     InfinityCatalogue,
+    InfinityExampleOut,
     Presenter,
     catalogue_output,
     option_label,
@@ -90,7 +91,8 @@ class InfinitySystem(
         return validate_roster(self.data, roster)
 
     def build_catalogue(self) -> InfinityCatalogue:
-        return catalogue_output(self.data, self.example_documents(), self.catalogue_header())
+        examples = self.example_outputs(InfinityExampleOut)
+        return catalogue_output(self.data, examples, self.catalogue_header())
 
     def published_profiles(self) -> Sequence[PublishedProfile]:
         """One per option of each catalogue trooper: the cost body and its printed points."""

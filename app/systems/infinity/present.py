@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
-from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
@@ -59,13 +59,12 @@ class InfinityUnitOut(InfinityTrooper):
     faction: str
 
 
-class InfinityExampleOut(ItemOut):
-    kind: Literal["exemple"] = "exemple"
-    printed_total: int
+class InfinityExampleOut(ExampleOut[InfinityRoster]):
+    """A list written by Caserne, with the error and warning codes it must give."""
+
     expected_issue_codes: list[str]
     expected_warning_codes: list[str]
     note: str
-    document: InfinityRoster
 
 
 class InfinityCatalogue(CatalogueOut):
@@ -86,7 +85,7 @@ def unit_definition(unit: InfinityTrooper) -> dict[str, Any]:
 
 
 def catalogue_output(
-    data: Catalogue, documents: list[dict[str, Any]], header: dict[str, Any]
+    data: Catalogue, examples: list[InfinityExampleOut], header: dict[str, Any]
 ) -> InfinityCatalogue:
     return InfinityCatalogue(
         **header,
@@ -107,18 +106,7 @@ def catalogue_output(
         units=[
             InfinityUnitOut(**unit_definition(unit), faction=unit.faction) for unit in data.units
         ],
-        examples=[
-            InfinityExampleOut(
-                id=example.id,
-                name=example.name,
-                printed_total=example.printed_total,
-                expected_issue_codes=example.expected_issue_codes,
-                expected_warning_codes=example.expected_warning_codes,
-                note=example.note,
-                document=InfinityRoster.model_validate(document),
-            )
-            for example, document in zip(data.examples, documents, strict=True)
-        ],
+        examples=examples,
     )
 
 

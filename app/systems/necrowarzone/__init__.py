@@ -100,18 +100,10 @@ class NecrowarzoneSystem(
         return needed_to_hit(self.data, request)
 
     def build_catalogue(self) -> NecrowarzoneCatalogue:
-        examples = []
-        for example, document in zip(self.data.examples, self.example_documents(), strict=True):
-            roster = self.roster_model.model_validate(document)
-            examples.append(
-                NecrowarzoneExampleOut(
-                    id=example.id,
-                    name=example.name,
-                    document=roster,
-                    derived=self.validate(roster).derived,
-                    source=example.source,
-                )
-            )
+        examples = self.example_outputs(
+            NecrowarzoneExampleOut,
+            lambda roster: {"derived": self.validate(roster).derived},  # type: ignore[arg-type]
+        )
         return NecrowarzoneCatalogue(
             **self.catalogue_header(),
             examples=examples,

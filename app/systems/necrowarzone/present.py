@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, SummaryLine, Total
-from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
 from app.systems.necrowarzone.catalogue import Catalogue, ModifierKind
 from app.systems.necrowarzone.models import NecrowarzoneFigure, NecrowarzoneRosterBase
 from app.systems.necrowarzone.rosters import (
@@ -69,11 +69,10 @@ class NecrowarzoneFigureOut(ItemOut):
     source: str
 
 
-class NecrowarzoneExampleOut(ItemOut):
-    kind: Literal["exemple"] = "exemple"
-    document: NecrowarzoneRosterBase
+class NecrowarzoneExampleOut(ExampleOut[NecrowarzoneRosterBase]):
+    """A gang of Caserne's own (the text prints none), with what the table needs of it."""
+
     derived: NecrowarzoneGangDerived
-    source: str
 
 
 class NecrowarzoneCatalogue(CatalogueOut):

@@ -101,18 +101,7 @@ class NolimitsSystem(
     def build_catalogue(self) -> NolimitsCatalogue:
         return NolimitsCatalogue(
             **self.catalogue_header(),
-            examples=[
-                NolimitsExampleOut(
-                    id=example.id,
-                    name=example.name,
-                    printed_total=example.printed_total,
-                    document=NolimitsRosterBase.model_validate(document),
-                    source=example.source,
-                )
-                for example, document in zip(
-                    self.data.examples, self.example_documents(), strict=True
-                )
-            ],
+            examples=self.example_outputs(NolimitsExampleOut),
             **catalogue_parts(self.data),
         )
 

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.systems.base import CostLine
-from app.systems.catalogued import CatalogueOut, DescribedOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
 from app.systems.nolimits.catalogue import (
     Catalogue,
     NolimitsScoreRules,
@@ -135,11 +135,8 @@ class NolimitsUnitOut(ItemOut):
     note: str
 
 
-class NolimitsExampleOut(ItemOut):
-    kind: Literal["exemple"] = "exemple"
-    printed_total: int = Field(description="What Caserne's points system gives (not printed).")
-    document: NolimitsRosterBase
-    source: str
+class NolimitsExampleOut(ExampleOut[NolimitsRosterBase]):
+    """A list of Caserne's own: `printed_total` is what its points system gives (not printed)."""
 
 
 class NolimitsCatalogue(CatalogueOut):
