@@ -131,6 +131,29 @@ class RosterResult(BaseModel, Generic[DerivedT, RosterDerivedT]):
     def valid(self) -> bool:
         return is_valid(self.issues) and all(is_valid(entry.issues) for entry in self.entries)
 
+    @classmethod
+    def of(
+        cls,
+        roster: "HasPointsLimit",
+        points: int,
+        issues: list[Issue],
+        entries: Sequence[EntryResult[DerivedT]],
+        derived: RosterDerivedT,
+    ) -> Self:
+        """The result of `roster`: its total, its own issues, its entries, what it derives."""
+        return cls(
+            points=points,
+            points_limit=roster.points_limit,
+            issues=issues,
+            entries=list(entries),
+            derived=derived,
+        )
+
+
+class HasPointsLimit(Protocol):
+    @property
+    def points_limit(self) -> int | None: ...
+
 
 class ScoreResult(BaseModel):
     points: int

@@ -196,13 +196,7 @@ def validate_roster(catalogue: Catalogue, roster: RosterShape) -> BastosResult:
         (figure, entry.count) for entry, (figure, _) in zip(roster.entries, named, strict=True)
     ]
     derived = band_derived(counted, catalogue)
-    return BastosResult(
-        points=0,
-        points_limit=roster.points_limit,
-        issues=band_issues(derived, roster),
-        entries=entries,
-        derived=derived,
-    )
+    return BastosResult.of(roster, 0, band_issues(derived, roster), entries, derived)
 
 
 def example_document(catalogue: Catalogue, example: Example) -> dict[str, Any]:

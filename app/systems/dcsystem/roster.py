@@ -203,13 +203,7 @@ def validate_roster(
         reinforcement_points=reinforcement_points,
         reinforcement_limit=renfort.reinforcement_limit if renfort else None,
     )
-    return DcsystemResult(
-        points=points,
-        points_limit=roster.points_limit,
-        issues=roster_issues,
-        entries=entries,
-        derived=derived,
-    )
+    return DcsystemResult.of(roster, points, roster_issues, entries, derived)
 
 
 def _hidden_move_issues(catalogue: Catalogue, extras: DcsystemExtras) -> list[Issue]:

@@ -170,10 +170,4 @@ def validate_roster(catalogue: Catalogue, roster: InfinityRoster) -> InfinityRes
         + group_issues(groups, rules.max_group_size)
         + medic_issues(medics)
     )
-    return InfinityResult(
-        points=points,
-        points_limit=roster.points_limit,
-        issues=issues,
-        entries=entries,
-        derived=derived,
-    )
+    return InfinityResult.of(roster, points, issues, entries, derived)

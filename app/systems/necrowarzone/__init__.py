@@ -86,9 +86,6 @@ class NecrowarzoneSystem(
     has_points = False
     shot_model = NecrowarzoneShotRequest
 
-    def __init__(self, catalogue: Catalogue) -> None:
-        super().__init__(catalogue)
-
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
         return cost_figure(self.data, unit)
 

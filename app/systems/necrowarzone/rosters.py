@@ -131,10 +131,4 @@ def validate_roster(catalogue: Catalogue, roster: NecrowarzoneRosterBase) -> Nec
         rout_threshold=rout_threshold(catalogue, total),
         leaders=leaders,
     )
-    return NecrowarzoneResult(
-        points=0,
-        points_limit=roster.points_limit,
-        issues=_gang_issues(roster, leaders),
-        entries=entries,
-        derived=derived,
-    )
+    return NecrowarzoneResult.of(roster, 0, _gang_issues(roster, leaders), entries, derived)
