@@ -189,6 +189,7 @@ def test_new_list_is_stored_only_when_the_form_is_sent(
     expect(page.locator("#library-empty")).to_be_visible()
 
     page.goto("/listes/nouvelle?system=dcsystem")
+    expect(page.locator("#new-name")).to_be_focused()  # typing before the focus lands loses keys
     page.keyboard.type("Chasse au Goa'uld")
     page.keyboard.press("Tab")
     page.keyboard.type("200")
