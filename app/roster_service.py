@@ -179,6 +179,26 @@ class RosterService:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def replace_entry(self, roster: Roster, index: int, entry: dict[str, Any]) -> Roster:
+        """Puts `entry` in place of the entry at `index` (the creator saving a row it
+        reopened), retrying when another writer got in first. IndexError when the list has
+        no such entry (any more); ValidationError when the entry does not fit the document."""
+        model = self.system(roster).roster_model
+        for attempt in range(APPEND_ATTEMPTS):
+            document = dict(roster.document)
+            entries = list(document.get("entries", []))
+            if not 0 <= index < len(entries):
+                raise IndexError(index)
+            entries[index] = entry
+            document["entries"] = entries
+            parsed = model.model_validate(document)
+            try:
+                return self.replace(roster, roster.version, parsed)
+            except StaleVersion:
+                if attempt == APPEND_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def delete(self, roster: Roster) -> None:
         store.delete_roster(session=self.session, roster=roster)
 

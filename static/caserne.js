@@ -60,3 +60,13 @@ window.addEventListener("resize", focusableScrollers);
 // when an earlier answer arrives. Set here, not in hx-swap: a config object there is read
 // with Function(), which the Content-Security-Policy refuses.
 if (window.Idiomorph) window.Idiomorph.defaults.ignoreActiveValue = true;
+
+// Back from the creator (a row saved over, /r/<id>#entry-<n>): the focus goes to that row's
+// "Modifier", the control that opened the creator, so Tab carries on from the row. After
+// `load`: the browser's own move to the #fragment would otherwise take the focus back.
+window.addEventListener("load", () => {
+  const row = /^#entry-\d+$/.test(location.hash) ? document.querySelector(location.hash) : null;
+  if (!row) return;
+  const control = document.querySelector(`${location.hash}-edit`) || row.querySelector("input, button, a");
+  if (control) setTimeout(() => control.focus(), 0);
+});

@@ -2,7 +2,7 @@
 
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
@@ -33,8 +33,11 @@ class SystemForms(Protocol):
     """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
 
     system_id: str
+    creator: ClassVar[bool]
 
     def context(self) -> dict[str, Any]: ...
+
+    def reopened(self, entry: dict[str, Any]) -> dict[str, Any] | None: ...
 
     def entry_from_form(
         self, form: FormData, index: int, entry: dict[str, Any]
@@ -204,6 +207,11 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "doc": document,
             "entry_refs": [entry_ref(e) for e in entries],
             "entry_lines": lines_per_entry(len(entries), summary),
+            # Rows the creator can reopen ("Modifier"), once what is shown is what is stored.
+            "reopen": [
+                status == 200 and isinstance(e, dict) and forms[system.id].reopened(e) is not None
+                for e in entries
+            ],
             "count_bounds": count_bounds(system.roster_model),
             "add": add or {},
             "result": result,

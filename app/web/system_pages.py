@@ -6,8 +6,13 @@ are written once here. Templates, in templates/systems/<id>/: `catalogue.html`,
 `creator.html` (with a `result` block), `score.html` (with a `score_result` block, when the
 engine has a score) and the editor's `add_unit.html`, `entry_controls.html`,
 `roster_extras.html` (optional: generic ones stand in).
+
+A custom entry reopens in its creator (`?liste=<roster>&entree=<index>`) when the pages say
+how to turn it back into form values (`values_from_entry`); the creator then saves it over
+the same row instead of adding one.
 """
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
@@ -17,10 +22,27 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
+from app.roster_service import RosterError
+from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.forms import error_text, field_errors, roster_choices
-from app.web.render import is_htmx, render
-from app.web.rosters import add_entry_to_roster
+from app.web.render import html_error, is_htmx, render
+from app.web.rosters import add_entry_to_roster, editable, redirect, refused, services
+
+GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
+
+
+@dataclass
+class EditedEntry:
+    """The row of a list the creator is editing (it saves over it instead of adding)."""
+
+    roster: Roster
+    index: int
+    entry: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.roster.name or "Liste sans nom"
 
 
 class SystemPages:
@@ -29,6 +51,9 @@ class SystemPages:
 
     catalogue_page: ClassVar[bool] = False
     creator: ClassVar[bool] = False
+    # The keys of an entry that the creator makes (`custom_entry`); editing a row replaces
+    # these and keeps the others (count, group, placement...).
+    creator_keys: ClassVar[tuple[str, ...]] = ("unit", "custom", "name")
 
     def __init__(self, system: AnySystem) -> None:
         self.system = system
@@ -67,6 +92,11 @@ class SystemPages:
         """The roster entry "add to a list" makes of a created unit."""
         return {"custom": unit.model_dump(mode="json"), "name": values.get("name") or None}
 
+    def values_from_entry(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """The creator's form values that describe a roster entry (to edit it in place), or
+        None when the creator cannot show it (then the editor offers no "Modifier")."""
+        return None
+
     def score_from_form(self, form: FormData) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -83,6 +113,35 @@ class SystemPages:
     def new_entry(self, form: FormData) -> dict[str, Any] | None:
         unit = form.get("add-unit")
         return {"unit": str(unit)} if unit else None
+
+    def reopened(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """`values_from_entry`, only when the creator would save exactly the same unit
+        (nothing the creator cannot show is lost by editing the row there)."""
+        if not self.creator or not isinstance(entry.get("custom"), dict):
+            return None
+        values = self.values_from_entry(entry)
+        if values is None:
+            return None
+        model = self.system.unit_model
+        try:
+            again = self.custom_entry(values, model.model_validate(self.definition(values)))
+            before = model.model_validate(entry["custom"]).model_dump(mode="json")
+        except (ValidationError, KeyError, TypeError):
+            return None
+        return values if again.get("custom") == before else None
+
+    def edited_entry(
+        self, request: Request, session: Session, roster_id: Any, index: Any
+    ) -> EditedEntry | None:
+        """The row `?liste=&entree=` names, when this browser may edit that list."""
+        roster = editable(request, session, str(roster_id or ""))
+        if roster is None or roster.system != self.system_id or not str(index).isdigit():
+            return None
+        entries = roster.document.get("entries", [])
+        position = int(str(index)[:6])
+        if position >= len(entries) or not isinstance(entries[position], dict):
+            return None
+        return EditedEntry(roster, position, entries[position])
 
     # --- the routes --------------------------------------------------------------------------
 
@@ -108,30 +167,63 @@ class SystemPages:
 
     def _creator_routes(self, router: APIRouter) -> None:
         @router.get("/createur")
-        def creator(request: Request, session: SessionDep) -> Response:
-            return self.creator_page(request, session, self.default_unit())
+        def creator(
+            request: Request,
+            session: SessionDep,
+            liste: str | None = None,
+            entree: str | None = None,
+        ) -> Response:
+            if liste is None and entree is None:
+                return self.creator_page(request, session, self.default_unit())
+            edited = self.edited_entry(request, session, liste, entree)
+            values = self.reopened(edited.entry) if edited is not None else None
+            if edited is None or values is None:
+                return html_error(request, 404, GONE)
+            return self.creator_page(request, session, values, edited=edited)
 
         @router.post("/createur")
         async def creator_preview(request: Request, session: SessionDep) -> Response:
             form = await request.form()
-            values = self.unit_from_form(form)
-            return await run_in_threadpool(self.creator_page, request, session, values)
+            return await run_in_threadpool(self.preview, request, session, form)
 
         @router.post("/createur/ajouter")
         async def creator_add(request: Request, session: SessionDep) -> Response:
             form = await request.form()
             return await run_in_threadpool(self.add_created, request, session, form)
 
+    def preview(self, request: Request, session: Session, form: FormData) -> Response:
+        edited = None
+        if form.get("entree") is not None:
+            edited = self.edited_entry(request, session, form.get("liste"), form.get("entree"))
+        return self.creator_page(request, session, self.unit_from_form(form), edited=edited)
+
     def add_created(self, request: Request, session: Session, form: FormData) -> Response:
-        """The creator's unit added to a list (synchronous work: run off the event loop)."""
+        """The creator's unit added to a list, or saved over the row it was opened from
+        (synchronous work: run off the event loop)."""
+        edited = None
+        if form.get("entree") is not None:
+            edited = self.edited_entry(request, session, form.get("liste"), form.get("entree"))
+            if edited is None:
+                return html_error(request, 404, GONE)
         values = self.unit_from_form(form)
         try:
             unit = self.system.unit_model.model_validate(self.definition(values))
         except ValidationError as exc:
-            return self.creator_page(request, session, values, status=422, errors=field_errors(exc))
-        return add_entry_to_roster(
-            request, session, self.system, form, self.custom_entry(values, unit)
-        )
+            return self.creator_page(
+                request, session, values, status=422, errors=field_errors(exc), edited=edited
+            )
+        entry = self.custom_entry(values, unit)
+        if edited is None:
+            return add_entry_to_roster(request, session, self.system, form, entry)
+        kept = {k: v for k, v in edited.entry.items() if k not in self.creator_keys}
+        replaced = {**kept, **{k: v for k, v in entry.items() if v is not None}}
+        try:
+            services(request, session).replace_entry(edited.roster, edited.index, replaced)
+        except (ValidationError, IndexError):
+            return html_error(request, 422, "Cette entrée ne tient plus dans la liste.")
+        except RosterError as error:
+            return refused(request, error)
+        return redirect(request, f"/r/{edited.roster.id}#entry-{edited.index}")
 
     def _score_route(self, router: APIRouter) -> None:
         score_model: Any = self.system.score_model
@@ -162,6 +254,7 @@ class SystemPages:
         *,
         status: int = 200,
         errors: dict[str, str] | None = None,
+        edited: EditedEntry | None = None,
     ) -> Response:
         """The creator with the unit's live cost, or with what is wrong next to the controls."""
         errors = dict(errors or {})
@@ -179,6 +272,7 @@ class SystemPages:
             "costed": costed,
             "errors": errors,
             "my_rosters": roster_choices(request, session, self.system_id),
+            "editing": edited,
             **self.context(),
         }
         template = f"systems/{self.system_id}/creator.html"
