@@ -75,6 +75,22 @@ def build_engine(
     return cross_check(catalogue) or engine(catalogue)
 
 
+def roster_document(
+    system_id: str,
+    example: Any,
+    entries: list[dict[str, Any]],
+    extras: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The roster document of a catalogue example, as POST .../validate takes it."""
+    return {
+        "system": system_id,
+        "name": example.name,
+        "points_limit": getattr(example, "points_limit", None),
+        "entries": entries,
+        "extras": extras or {},
+    }
+
+
 def duplicate_ids_in(catalogue: BaseModel, *kinds: str) -> list[str]:
     """One problem per id defined twice in any of the catalogue's lists `kinds`."""
     return [

@@ -19,6 +19,7 @@ from app.systems.base import (
 )
 from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
+from app.systems.building import roster_document
 from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
@@ -212,10 +213,4 @@ def example_document(catalogue: Catalogue, example: Example) -> dict[str, Any]:
                 "count": entry.count,
             }
         )
-    return {
-        "system": "bastos",
-        "name": example.name,
-        "points_limit": None,
-        "entries": entries,
-        "extras": {"objective": "", "optional_rules": []},
-    }
+    return roster_document("bastos", example, entries, {"objective": "", "optional_rules": []})

@@ -11,7 +11,7 @@ from app.systems.base import (
     SummaryExtra,
     SummaryLine,
 )
-from app.systems.building import build_engine
+from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
 from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
 from app.systems.dcsystem.engine import (
@@ -131,13 +131,12 @@ class DcSystem(
 
     def example_documents(self) -> list[dict[str, Any]]:
         return [
-            {
-                "system": self.id,
-                "name": example.name,
-                "points_limit": example.points_limit,
-                "entries": [entry.model_dump(exclude_none=True) for entry in example.entries],
-                "extras": {"hidden_moves": list(example.hidden_moves)},
-            }
+            roster_document(
+                self.id,
+                example,
+                [entry.model_dump(exclude_none=True) for entry in example.entries],
+                {"hidden_moves": list(example.hidden_moves)},
+            )
             for example in self.data.examples
         ]
 

@@ -8,7 +8,14 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids, duplicate_ids_in
+from app.systems.building import (
+    CatalogueModel,
+    Note,
+    build_engine,
+    duplicate_ids,
+    duplicate_ids_in,
+    roster_document,
+)
 from app.systems.infinity.models import (
     EQUIPMENT_IDS,
     SKILL_IDS,
@@ -139,12 +146,11 @@ def build_catalogue(data: dict[str, Any]) -> Catalogue | list[str]:
 def example_documents(catalogue: Catalogue) -> list[dict[str, Any]]:
     """Each example list as a roster document (what POST .../validate takes)."""
     return [
-        {
-            "system": "infinity",
-            "name": example.name,
-            "points_limit": example.points_limit,
-            "entries": [entry.model_dump(exclude_none=True) for entry in example.entries],
-            "extras": {"ava": example.ava},
-        }
+        roster_document(
+            "infinity",
+            example,
+            [entry.model_dump(exclude_none=True) for entry in example.entries],
+            {"ava": example.ava},
+        )
         for example in catalogue.examples
     ]

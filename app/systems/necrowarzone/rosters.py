@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.systems.base import EntryResult, Issue, RosterResult, error
+from app.systems.building import roster_document
 from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
@@ -54,13 +55,8 @@ GangDerived = NecrowarzoneGangDerived
 
 def example_document(example: Example) -> dict[str, Any]:
     """The roster document of one of the catalogue's example gangs."""
-    return {
-        "system": "necrowarzone",
-        "name": example.name,
-        "points_limit": None,
-        "entries": [entry.model_dump(exclude_none=True) for entry in example.entries],
-        "extras": {},
-    }
+    entries = [entry.model_dump(exclude_none=True) for entry in example.entries]
+    return roster_document("necrowarzone", example, entries)
 
 
 def rout_threshold(catalogue: Catalogue, figures: int) -> int:

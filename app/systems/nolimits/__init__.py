@@ -24,7 +24,7 @@ from app.systems.base import (
     catalogue_id,
     integer,
 )
-from app.systems.building import build_engine
+from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
@@ -121,18 +121,17 @@ class NolimitsSystem(
         ]
 
     def example_documents(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "system": self.id,
-                "name": example.name,
-                "points_limit": example.points_limit,
-                "entries": [
-                    entry.model_dump(exclude_none=True, exclude_defaults=True)
-                    | {"unit": entry.unit, "count": entry.count}
-                    for entry in example.entries
-                ],
-            }
+        written = [
+            [
+                entry.model_dump(exclude_none=True, exclude_defaults=True)
+                | {"unit": entry.unit, "count": entry.count}
+                for entry in example.entries
+            ]
             for example in self.data.examples
+        ]
+        return [
+            roster_document(self.id, example, entries)
+            for example, entries in zip(self.data.examples, written, strict=True)
         ]
 
     def summary_lines(
