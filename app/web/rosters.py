@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from fastapi import APIRouter, Request, Response
@@ -140,26 +141,46 @@ def entry_ref(entry: dict[str, Any]) -> str:
     )
 
 
-def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) -> dict[str, Any]:
-    """The roster document the editor form describes, with its add/remove action applied."""
+def parsed_entry(text: str) -> dict[str, Any]:
+    """An entry sent back as JSON by the page (a row's ref, a removed entry to put back)."""
+    try:
+        entry = json.loads(text)
+        json.dumps(entry, ensure_ascii=False).encode()  # no lone surrogate ("\ud800")
+    except (ValueError, RecursionError):  # a crafted text: the entry is then refused
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+@dataclass
+class Removed:
+    """The entry "Retirer" took out of the list, and where it stood (for "Annuler")."""
+
+    index: int
+    entry: dict[str, Any]
+
+
+def document_from_form(
+    form: FormData, system: AnySystem, forms: SystemForms
+) -> tuple[dict[str, Any], Removed | None]:
+    """The roster document the editor form describes, with its add/remove/undo action
+    applied, and the entry a removal took out."""
     entries = []
     index = 0
     while (ref := form.get(f"entry-{index}-ref")) is not None:
-        try:
-            entry = json.loads(str(ref))
-            json.dumps(entry, ensure_ascii=False).encode()  # no lone surrogate ("\ud800")
-        except (ValueError, RecursionError):  # a crafted ref: the entry is then refused
-            entry = {}
-        if not isinstance(entry, dict):
-            entry = {}
+        entry = parsed_entry(str(ref))
         entry["count"] = int_or_raw(form.get(f"entry-{index}-count"))
         entry["name"] = str(form.get(f"entry-{index}-name") or "").strip() or None
         entries.append(forms.entry_from_form(form, index, entry))
         index += 1
     action = str(form.get("action") or "")
-    removed = action.removeprefix("remove:")
-    if action.startswith("remove:") and removed.isdigit() and int(removed[:6]) < len(entries):
-        del entries[int(removed)]
+    position = action.removeprefix("remove:")
+    removed = None
+    if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
+        removed = Removed(int(position), entries.pop(int(position)))
+    undo_at = str(form.get("undo-index") or "")
+    if action == "undo" and undo_at.isdigit() and form.get("undo-entry") is not None:
+        # "Annuler" after "Retirer": the entry goes back where it stood.
+        entries.insert(min(int(undo_at[:6]), len(entries)), parsed_entry(str(form["undo-entry"])))
     if action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
         entries.append({"count": 1, **new} if count is None else {**new, "count": count})
@@ -169,7 +190,18 @@ def document_from_form(form: FormData, system: AnySystem, forms: SystemForms) ->
         "points_limit": int_or_raw(form.get("points_limit")),
         "entries": entries,
         "extras": forms.extras_from_form(form),
-    }
+    }, removed
+
+
+def entry_label(system: AnySystem, document: dict[str, Any], entry: dict[str, Any]) -> str:
+    """What the player calls an entry: its name, else the name the system gives it."""
+    if entry.get("name"):
+        return str(entry["name"])
+    try:
+        alone = system.roster_model.model_validate({**document, "entries": [entry]})
+        return str(system.validate(alone).entries[0].name)
+    except (ValidationError, IndexError, AttributeError):
+        return "l'entrée"
 
 
 def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:
@@ -300,7 +332,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         if roster is None:
             return locked(request)
         system = systems[roster.system]
-        document = document_from_form(form, system, forms[system.id])
+        document, removed = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
         # is cleared once used.
         add = {
@@ -366,7 +398,23 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             flash_edit_link(request, response, shared.code, roster.id)
             return response
         message = None
-        if form.get("action") == "add" and forms[system.id].new_entry(form) is not None:
+        if removed is not None:
+            # Said where the player looks, with the way back: the entry travels in the flash.
+            message = {
+                "kind": "ok",
+                "text": f"« {entry_label(system, stored, removed.entry)} » retiré.",
+                "undo_entry": json.dumps(removed.entry, ensure_ascii=False),
+                "undo_index": str(removed.index),
+            }
+        elif form.get("action") == "undo" and str(form.get("undo-index") or "").isdigit():
+            at = min(int(str(form["undo-index"])[:6]), len(stored["entries"]) - 1)
+            label = entry_label(system, stored, stored["entries"][at])
+            message = {
+                "kind": "ok",
+                "text": f"« {label} » remis à sa place.",
+                "focus": f"#entry-{at}-count",
+            }
+        elif form.get("action") == "add" and forms[system.id].new_entry(form) is not None:
             # Said where the player looks (the flash is a status region): what was added.
             added = stored["entries"][-1]
             unit = forms[system.id].context().get("units", {}).get(added.get("unit"))

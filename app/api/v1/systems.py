@@ -1,5 +1,6 @@
 """GET /api/v1/systems, and the stateless calculator routes of each registered system."""
 
+import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -101,8 +102,14 @@ class Calculation:
     body: type[BaseModel]
     compute: Callable[[Any], BaseModel]
     response: type[BaseModel]
-    summary: str
-    description: str | None = None
+    summary: str = ""  # default: the first line of `compute`'s docstring
+    description: str | None = None  # default: the rest of it
+
+    def documented(self) -> tuple[str, str | None]:
+        """The route's summary and description: given, else `compute`'s docstring."""
+        doc = inspect.getdoc(self.compute) or self.name
+        first, _, rest = doc.partition("\n\n")
+        return self.summary or " ".join(first.split()), self.description or rest or None
 
 
 def _endpoint(calculation: Calculation) -> Callable[[Request], Awaitable[Response]]:
@@ -117,6 +124,7 @@ def add_calculations(
 ) -> None:
     """Each calculation as POST <router prefix>/<system_id>/<name>, documented by reference."""
     for calculation in calculations:
+        summary, description = calculation.documented()
         router.add_api_route(
             f"/{system_id}/{calculation.name}",
             _endpoint(calculation),
@@ -125,8 +133,8 @@ def add_calculations(
             responses=PROBLEMS,
             response_model=calculation.response,
             openapi_extra=json_body(calculation.body),
-            summary=f"{system_name}: {calculation.summary}",
-            description=calculation.description,
+            summary=f"{system_name}: {summary}",
+            description=description,
             operation_id=f"{system_id}_{calculation.name}",
         )
 

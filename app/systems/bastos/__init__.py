@@ -107,7 +107,16 @@ class BastosSystem(
         return validate_roster(self.data, roster)
 
     def odds(self, query: BastosOddsQuery) -> BastosOddsAnswer:
-        """« Quelles sont mes chances ? »: one test, for one figure in one situation."""
+        """The exact odds of one test, for one figure in one situation.
+
+        « Quelles sont mes chances ? » One test chosen by `test`: `rep_test`, `activation`,
+        a reaction table (`fast_move`, `in_sight`, `received_fire`, `charge`, `charged`,
+        `stunned_recovery`, `rally`, `end_of_game_recovery`), `shooting`, `wound`, `jam`,
+        `melee`, `zombie_wound`, `zombie_melee`, `zombie_appears`. Every outcome comes with
+        its exact probability (a fraction in lowest terms, as a string) and the same rounded
+        to 4 places. A query the rules cannot answer (a weapon without a rate asked to shoot,
+        more dice than its rate) answers 200 with an error issue: `weapon_cannot_shoot`,
+        `dice_over_rate`."""
         return odds(self.data, query.root)
 
     def build_catalogue(self) -> BastosCatalogue:

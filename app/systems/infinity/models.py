@@ -173,7 +173,6 @@ class InfinityRoster(RosterBase):
     """An Infinity roster document (api-v1.md, "Roster documents" and "### infinity")."""
 
     system: Literal["infinity"]
-    name: str = Field("", max_length=100, pattern=NO_NUL)
     points_limit: PointsLimit | None = Field(
         None, description="The game size (L81 « une partie de 300 points »)."
     )

@@ -93,7 +93,12 @@ class NecrowarzoneSystem(
         return validate_roster(self.data, roster)
 
     def shoot(self, request: NecrowarzoneShotRequest, /) -> NecrowarzoneShotResult:
-        """The shooting helper: the score a shot needs (L38-49)."""
+        """The score a shot needs (the shooting helper).
+
+        The to-hit table (L38-39) and the shooting modifiers (L40-49): one cover modifier at
+        most, Se mettre à couvert counted once. Issue codes: several_cover_modifiers,
+        took_cover_without_cover, duplicate_modifier (warnings), small_and_large_target
+        (error)."""
         return needed_to_hit(self.data, request)
 
     def build_catalogue(self) -> NecrowarzoneCatalogue:

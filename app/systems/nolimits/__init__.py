@@ -89,7 +89,7 @@ class NolimitsSystem(
         return self.pricer.cost(unit)
 
     def building(self, request: Any) -> BuildingProfile:
-        """A building's profile from the materials table (L277-282)."""
+        """A building's EN, SV and PV, from the materials table (L277-282)."""
         return building_profile(self.data, request.material, request.size_in)
 
     def validate(self, roster: NolimitsRosterBase, /) -> NolimitsResult:

@@ -9,11 +9,5 @@ from app.systems.nolimits.rules import BuildingProfile
 
 
 def nolimits_router(system: NolimitsSystem) -> tuple[APIRouter, list[type[BaseModel]]]:
-    building = Calculation(
-        "building",
-        system.building_model,
-        system.building,
-        BuildingProfile,
-        "a building's EN, SV and PV",
-    )
-    return extension(system, building)
+    body = system.building_model
+    return extension(system, Calculation("building", body, system.building, BuildingProfile))
