@@ -41,7 +41,9 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (!form) return;
   const active = document.activeElement;
   if (active && active !== document.body && document.contains(active)) return;
-  const fallback = document.querySelector(form.dataset.focusFallback);
+  // The answer may name the control to go to ("Annuler": the row put back).
+  const next = form.querySelector("[data-focus-next]");
+  const fallback = (next && document.querySelector(next.dataset.focusNext)) || document.querySelector(form.dataset.focusFallback);
   if (fallback) fallback.focus({ preventScroll: true });
 });
 
