@@ -56,6 +56,13 @@ class Note(CatalogueModel):
     text: str
 
 
+class SystemCatalogue(CatalogueModel):
+    """What every system's catalogue data holds besides its own lists: Caserne's decisions
+    (a system adds `system`, its `examples` and the rest)."""
+
+    notes: list[Note] = []
+
+
 EngineT = TypeVar("EngineT")
 
 

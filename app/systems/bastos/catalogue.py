@@ -9,7 +9,7 @@ from typing import Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note, build_engine, duplicate_ids, duplicate_ids_in
+from app.systems.building import CatalogueModel, build_engine, duplicate_ids, duplicate_ids_in
 
 # The ids are part of the API contract (api-v1.md, "### bastos").
 WeaponId = Literal["revolver", "pistolet_45", "fusil_a_pompe", "mitraillette", "corps_a_corps"]
@@ -82,13 +82,12 @@ class SystemInfo(building.SystemInfo):
     id: Literal["bastos"]
 
 
-class Catalogue(CatalogueModel):
+class Catalogue(building.SystemCatalogue):
     system: SystemInfo
     weapons: list[Weapon]
     reps: list[RepLevel]
     figures: list[SampleFigure]
     examples: list[Example]
-    notes: list[Note] = []
 
     def weapon(self, weapon_id: str) -> Weapon:
         return self.find("weapons", weapon_id)  # type: ignore[no-any-return]

@@ -8,7 +8,7 @@ from typing import Literal, get_args
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note, duplicate_ids_in
+from app.systems.building import CatalogueModel, duplicate_ids_in
 
 # The ids are part of the API contract (api-v1.md): the catalogue must define exactly these.
 ItemId = Literal[
@@ -140,7 +140,7 @@ class SystemInfo(building.SystemInfo):
     id: Literal["dcsystem"]
 
 
-class Catalogue(CatalogueModel):
+class Catalogue(building.SystemCatalogue):
     system: SystemInfo
     levels: list[LevelRule]
     balance: Balance
@@ -151,7 +151,6 @@ class Catalogue(CatalogueModel):
     armies: list[Army]
     units: list[Unit]
     examples: list[Example]
-    notes: list[Note] = []
 
     def item(self, item_id: str) -> Item:
         return self.find("items", item_id)  # type: ignore[no-any-return]

@@ -10,7 +10,6 @@ from pydantic import Field
 from app.systems import building
 from app.systems.building import (
     CatalogueModel,
-    Note,
     build_engine,
     duplicate_ids,
     duplicate_ids_in,
@@ -78,7 +77,7 @@ class Example(CatalogueModel):
     note: str = ""
 
 
-class Catalogue(CatalogueModel):
+class Catalogue(building.SystemCatalogue):
     system: SystemInfo
     rules: Rules
     factions: list[Faction]
@@ -86,7 +85,6 @@ class Catalogue(CatalogueModel):
     equipment: list[Skill]
     units: list[CatalogueTrooper]
     examples: list[Example]
-    notes: list[Note] = []
 
     def unit(self, unit_id: str) -> CatalogueTrooper | None:
         return self.find("units", unit_id) if self.has("units", unit_id) else None

@@ -11,7 +11,7 @@ from typing import Literal, get_args
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note
+from app.systems.building import CatalogueModel
 from app.systems.necrowarzone.models import Figure
 
 # The rows of the shooting table (L41-49) are referred to by these ids in requests.
@@ -127,7 +127,7 @@ class Example(CatalogueModel):
     expected_issue_codes: list[str] = []
 
 
-class Catalogue(CatalogueModel):
+class Catalogue(building.SystemCatalogue):
     system: SystemInfo
     action_bands: list[ActionBand] = Field(min_length=1)
     light_wound: LightWound
@@ -136,7 +136,6 @@ class Catalogue(CatalogueModel):
     rout: RoutRule
     figures: list[SampleFigure] = []
     examples: list[Example] = []
-    notes: list[Note] = []
 
     def band(self, xp: int) -> ActionBand:
         """The band of `xp`; XP below the table (an error) reads as the first band."""

@@ -101,10 +101,7 @@ class NecrowarzoneExtras(BaseModel):
 class NecrowarzoneRosterBase(RosterBase):
     """A Necromunda–Warzone gang (api-v1.md, "Roster documents")."""
 
-    system: Literal["necrowarzone"]
-    points_limit: integer(1, 100_000) | None = Field(  # type: ignore[valid-type]
-        None, description="Always null: the text has no points (a number: `points_not_used`)."
-    )
+    system: Literal["necrowarzone"]  # points_limit stays null: a number is `points_not_used`
     entries: list[NecrowarzoneEntryBase] = Field(default_factory=list, max_length=200)
     extras: NecrowarzoneExtras = Field(default_factory=NecrowarzoneExtras)
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, Note
+from app.systems.building import CatalogueModel
 from app.systems.nolimits.models import (
     Band,
     Category,
@@ -262,7 +262,7 @@ class NolimitsScoreRules(CatalogueModel):
     source: str
 
 
-class Catalogue(CatalogueModel):
+class Catalogue(building.SystemCatalogue):
     system: SystemInfo
     categories: list[CategoryInfo]
     sizes: list[SizeInfo]
@@ -275,7 +275,6 @@ class Catalogue(CatalogueModel):
     units: list[Formation]
     examples: list[Example]
     score: NolimitsScoreRules
-    notes: list[Note] = []
     # From pricing.toml; its absence is a cross-check, like every other.
     pricing: Pricing | None = None
 
