@@ -72,3 +72,92 @@ window.addEventListener("load", () => {
   const control = document.querySelector(`${location.hash}-edit`) || row.querySelector("input, button, a");
   if (control) setTimeout(() => control.focus(), 0);
 });
+
+// Filters: a bar over a page's cards ([data-filter] holds the cards' selector, a name field
+// and a group select) and a field over a select's options ([data-filter-options]). Nothing
+// goes to the server; without scripts the bars are not shown and everything stays visible.
+const folded = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+const filterTexts = new Map(); // what was typed, kept across the editor's morphing saves
+
+const countText = (shown, total) => (shown === total ? "" : `${shown} sur ${total}`);
+
+function filterCards(bar) {
+  const text = folded(bar.querySelector("[data-filter-text]")?.value ?? "");
+  const group = bar.querySelector("[data-filter-group]")?.value ?? "";
+  const cards = Array.from(document.querySelectorAll(bar.dataset.filter));
+  let shown = 0;
+  for (const card of cards) {
+    const match = folded(card.dataset.filterName ?? card.textContent).includes(text)
+      && (!group || card.dataset.filterGroup === group);
+    card.hidden = !match;
+    if (match) shown += 1;
+  }
+  for (const section of document.querySelectorAll("[data-filter-section]")) {
+    const inside = Array.from(section.querySelectorAll("[data-filter-name]"));
+    if (inside.length) section.hidden = inside.every((card) => card.hidden);
+  }
+  const count = bar.querySelector("[data-filter-count]");
+  if (count) count.textContent = shown ? countText(shown, cards.length) : "Aucun résultat";
+  const empty = document.querySelector("[data-filter-empty]");
+  if (empty) empty.hidden = shown > 0;
+}
+
+function filterOptions(field) {
+  const select = document.querySelector(field.dataset.filterOptions);
+  if (!select) return;
+  const text = folded(field.value);
+  const options = Array.from(select.options);
+  let shown = 0;
+  for (const option of options) {
+    option.hidden = !folded(option.textContent).includes(text);
+    if (!option.hidden) shown += 1;
+  }
+  for (const group of select.querySelectorAll("optgroup")) {
+    group.hidden = Array.from(group.querySelectorAll("option")).every((option) => option.hidden);
+  }
+  // The choice follows the filter: the first option still shown.
+  if (select.selectedOptions[0]?.hidden) {
+    const first = options.find((option) => !option.hidden);
+    if (first) select.value = first.value;
+  }
+  const count = document.getElementById(field.getAttribute("aria-describedby") ?? "");
+  if (count) count.textContent = shown ? countText(shown, options.length) : "Aucun résultat";
+}
+
+function applyFilter(control) {
+  const bar = control.closest("[data-filter]");
+  if (bar) filterCards(bar);
+  else if (control.matches("[data-filter-options]")) filterOptions(control);
+}
+
+const isFilter = (el) => el instanceof Element && el.matches("[data-filter] input, [data-filter] select, [data-filter-options]");
+
+document.addEventListener("input", (event) => {
+  if (!isFilter(event.target)) return;
+  if (event.target.id) filterTexts.set(event.target.id, event.target.value);
+  applyFilter(event.target);
+});
+// A filter never saves the form it sits in (the editor saves on `change`, Enter submits).
+document.addEventListener("change", (event) => {
+  if (!isFilter(event.target)) return;
+  event.stopPropagation();
+  applyFilter(event.target);
+}, true);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && isFilter(event.target)) event.preventDefault();
+}, true);
+// After a morphing save the server's page has every option shown and empty fields: the
+// filter typed is put back and applied again.
+document.addEventListener("htmx:afterSettle", () => {
+  for (const field of document.querySelectorAll("[data-filter-options]")) {
+    const typed = filterTexts.get(field.id);
+    if (typed !== undefined && field.value !== typed) field.value = typed;
+    if (field.value) filterOptions(field);
+  }
+});
+// A field the browser refilled (back button) filters at once.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const field of document.querySelectorAll("[data-filter] input, [data-filter] select, [data-filter-options]")) {
+    if (field.value) applyFilter(field);
+  }
+});
