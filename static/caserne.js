@@ -62,6 +62,12 @@ window.addEventListener("resize", focusableScrollers);
 // when an earlier answer arrives. Set here, not in hx-swap: a config object there is read
 // with Function(), which the Content-Security-Policy refuses.
 if (window.Idiomorph) window.Idiomorph.defaults.ignoreActiveValue = true;
+// A row's folded details (long lists) stay as the player left them, open or closed, through
+// the saves: the server does not know which ones were opened.
+if (window.Idiomorph) {
+  window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, node) =>
+    !(name === "open" && node.tagName === "DETAILS");
+}
 
 // Back from the creator (a row saved over, /r/<id>#entry-<n>): the focus goes to that row's
 // "Modifier", the control that opened the creator, so Tab carries on from the row. After
