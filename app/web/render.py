@@ -27,6 +27,21 @@ def split_references(text: str) -> tuple[str, str]:
 
 templates.env.filters["split_references"] = split_references
 
+# A summary line's damage track (No Limits: "Indicateur de dégâts : 1 2 3 Mv Ar / 6 7 Mv…",
+# app/systems/nolimits/summary.py): one row per " / ", one box per label.
+DAMAGE_TRACK = "Indicateur de dégâts : "
+
+
+def damage_track_rows(detail: str) -> list[list[str]] | None:
+    """The boxes of a damage track written in a summary detail, or None for other details."""
+    if not detail.startswith(DAMAGE_TRACK):
+        return None
+    rows = [row.split() for row in detail.removeprefix(DAMAGE_TRACK).split(" / ")]
+    return [row for row in rows if row] or None
+
+
+templates.env.filters["damage_track_rows"] = damage_track_rows
+
 
 def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"

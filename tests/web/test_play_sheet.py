@@ -1,0 +1,75 @@
+"""Issue 7: the play sheet (/s/{code}/feuille), a printable card per unit from the share's
+snapshot, for every system; No Limits' damage track as boxes to tick with its legend, on
+the sheet and on the share page."""
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.web.render import damage_track_rows
+
+
+def shared_examples(client: TestClient, system_id: str) -> list[str]:
+    """Each example roster of a system stored and shared through the API: the share codes."""
+    app: Any = client.app
+    codes = []
+    for example in app.state.systems[system_id].example_rosters():
+        created = client.post("/api/v1/rosters", json=example.document)
+        assert created.status_code == 201, created.text
+        body = created.json()
+        auth = {"Authorization": f"Bearer {body['edit_token']}"}
+        shared = client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth)
+        assert shared.status_code == 201
+        codes.append(shared.json()["code"])
+    return codes
+
+
+SYSTEMS = ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"]
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_every_share_has_a_play_sheet(client: TestClient, system_id: str) -> None:
+    for code in shared_examples(client, system_id):
+        snapshot = client.get(f"/api/v1/shares/{code}").json()
+        page = client.get(f"/s/{code}/feuille")
+        assert page.status_code == 200
+        assert page.headers["cache-control"].startswith("public")
+        again = client.get(f"/s/{code}/feuille", headers={"If-None-Match": page.headers["etag"]})
+        assert again.status_code == 304
+        cards = re.findall(r'<section class="card sheet-card"', page.text)
+        lines = snapshot["summary"]["lines"]
+        assert len(cards) == len(lines) + len(snapshot["summary"]["extras"])
+        for line in lines:
+            assert line["name"].replace("'", "&#39;") in page.text
+        assert 'class="tick-box"' in page.text or 'class="box' in page.text
+        assert f'href="/s/{code}/feuille"' in client.get(f"/s/{code}").text
+
+
+def test_nolimits_damage_tracks_are_boxes_on_the_sheet_and_the_share_page(
+    client: TestClient,
+) -> None:
+    code = shared_examples(client, "nolimits")[0]
+    for path in (f"/s/{code}", f"/s/{code}/feuille"):
+        page = client.get(path).text
+        read = re.sub(r"<textarea.*?</textarea>", "", page, flags=re.S)  # not the BBCode
+        assert "Indicateur de dégâts : " not in read  # not as text
+        assert '<table class="book damage-track">' in page
+        # The Titan's track, as the book prints it (L236-238).
+        assert re.search(r'<td class="box mv">Mv</td><td class="box ar">Ar</td>', page)
+        assert "Mv</span> : −1 AC" in page
+
+
+def test_a_damage_track_detail_reads_as_rows_of_boxes() -> None:
+    detail = "Indicateur de dégâts : 1 2 3 Mv Ar / 6 7 Mv 9 Ar / 11 Mv 13 14"
+    assert damage_track_rows(detail) == [
+        ["1", "2", "3", "Mv", "Ar"],
+        ["6", "7", "Mv", "9", "Ar"],
+        ["11", "Mv", "13", "14"],
+    ]
+    assert damage_track_rows("AC 9 CT 5") is None
+
+
+def test_an_unknown_share_has_no_sheet(client: TestClient) -> None:
+    assert client.get("/s/inconnu/feuille").status_code == 404
