@@ -37,7 +37,7 @@ def test_catalogue_shows_printed_computed_dice_and_discrepancies(browser: TestCl
     membre = membre[: membre.index("</article>")]
     assert "création : 30 pts ✓" in membre and "discrepancies" not in membre
     for army in ("tori", "goauld", "replicateurs", "unas", "orii", "wraith", "autres"):
-        assert f'<section class="army" id="{army}">' in page
+        assert f'<section class="army" id="{army}" data-filter-section>' in page
 
 
 def test_creator_fragment_and_full_page(browser: TestClient) -> None:
