@@ -51,7 +51,7 @@ def test_creator_fragment_and_full_page(browser: TestClient) -> None:
     assert fragment.headers["vary"] == "HX-Request"
     assert fragment.text.lstrip().startswith('<div class="creator" id="creator-body">')
     assert "<span data-points>48</span>" in fragment.text
-    assert "3/3 capacités, 0/1 handicap" in fragment.text
+    assert "3/3 capacités ou équipements, 0/1 handicap" in fragment.text
     full = browser.post("/dcsystem/createur", data=form)
     assert full.text.startswith("<!doctype html>") and "<span data-points>48</span>" in full.text
 
@@ -59,7 +59,7 @@ def test_creator_fragment_and_full_page(browser: TestClient) -> None:
 def test_creator_shows_the_limit_issue(browser: TestClient) -> None:
     form = {"level": "1", "items": ["arme_tir_1", "rapide"]}
     page = browser.post("/dcsystem/createur", data=form, headers={"HX-Request": "true"}).text
-    assert "2/1 capacités, 0/1 handicap" in page
+    assert "2/1 capacités ou équipements, 0/1 handicap" in page
     assert "Niveau 1 : 2 capacités ou équipements pour 1 autorisé(s), 1 de trop." in page
 
 
@@ -289,3 +289,19 @@ def test_share_page_cache_keeps_each_host_its_own_links(browser: TestClient) -> 
     conditional = browser.get(f"/s/{code}", headers={"If-None-Match": first.headers["etag"]})
     assert conditional.status_code == 304
     assert conditional.headers["cache-control"] == "public, max-age=86400, immutable"
+
+
+def test_the_creators_counter_is_for_capacites_and_equipements_together(
+    browser: TestClient,
+) -> None:
+    """ "Combattant de niveau 2 (2 capacités ou équipements et 1 handicape maximum)" (L318):
+    a gun and a vest are two of them; Élite adds one "de plus que ce que devrait lui
+    permettre son niveau" and "n'est pas pris en compte dans le nombre de capacités" (L260)."""
+    form = {"name": "", "level": "2", "items": ["arme_tir_2", "gilet_de_protection"]}
+    page = browser.post("/dcsystem/createur", data=form).text
+    assert "2/2 capacités ou équipements, 0/1 handicap" in page
+    assert "2/2 capacités ou équip." in page  # the phones' cost bar
+    form["items"] = [*form["items"], "elite"]
+    page = browser.post("/dcsystem/createur", data=form).text
+    assert "2/3 capacités ou équipements, 0/1 handicap" in page
+    assert "(2 capacités ou équipements, " in page  # the level's radio button
