@@ -4,6 +4,7 @@ and a bounded in-process memory of what was already rendered."""
 import contextlib
 import threading
 from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 from cachetools import LRUCache
 from starlette.requests import Request
@@ -24,26 +25,29 @@ def not_modified(request: Request, etag: str) -> bool:
     return etag in candidates or "*" in candidates
 
 
-def bounded_in_bytes(max_bytes: int) -> LRUCache[Hashable, str]:
+V = TypeVar("V", str, bytes)
+
+
+def bounded_in_bytes(max_bytes: int) -> LRUCache[Hashable, V]:
     """A least-recently-used memory of rendered text, bounded by what it weighs (cachetools:
     a count bound would let a few 2 MB pages take all the memory). A value heavier than
     `max_bytes` is simply not kept. Callers that share one between threads hold its lock."""
     return LRUCache(maxsize=max_bytes, getsizeof=len)
 
 
-class Memo:
-    """An LRUCache and the lock that guards it (the share page reads it on the event loop
-    and fills it from a worker thread)."""
+class Memo(Generic[V]):
+    """An LRUCache of text or bytes and the lock that guards it (the share page reads it on
+    the event loop and fills it from a worker thread)."""
 
     def __init__(self, max_bytes: int) -> None:
-        self.cache = bounded_in_bytes(max_bytes)
+        self.cache: LRUCache[Hashable, V] = bounded_in_bytes(max_bytes)
         self.lock = threading.Lock()
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> V | None:
         with self.lock:
             return self.cache.get(key)
 
-    def put(self, key: Hashable, value: str) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         # A value heavier than the whole memory raises ValueError: serve it, do not keep it.
         with self.lock, contextlib.suppress(ValueError):
             self.cache[key] = value

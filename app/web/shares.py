@@ -33,8 +33,8 @@ def og_description(summary: RosterSummary) -> str:
 def router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
     # Bounded in bytes: 100,000 ETags weigh ~7 MB; rendered pages at most 32 MB per process.
-    etags = Memo(8 * 1024 * 1024)
-    pages = Memo(32 * 1024 * 1024)
+    etags: Memo[str] = Memo(8 * 1024 * 1024)
+    pages: Memo[str] = Memo(32 * 1024 * 1024)
 
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:

@@ -1,5 +1,8 @@
 """The stateless calculator through HTTP: exact bodies and statuses (api-v1.md)."""
 
+from typing import Any
+
+import pytest
 from fastapi.testclient import TestClient
 
 PROBLEM = "application/problem+json"
@@ -135,3 +138,32 @@ def test_catalogue_carries_printed_and_computed(client: TestClient) -> None:
         "autres",
     }
     assert len(body["items"]) == 31 and len(body["hidden_moves"]) == 4
+
+
+def test_a_body_seen_before_is_answered_from_memory(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engines are pure: the same body gets the same bytes without computing again;
+    another body, or a refused one, is computed (and a refusal never remembered)."""
+    import app.systems.dcsystem as dcsystem
+
+    calls: list[int] = []
+    real = dcsystem.validate_roster
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(dcsystem, "validate_roster", counted)
+    body = {"system": "dcsystem", "entries": [{"unit": "jaffa", "count": 2}]}
+    first = client.post("/api/v1/systems/dcsystem/validate", json=body)
+    again = client.post("/api/v1/systems/dcsystem/validate", json=body)
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content
+    assert len(calls) == 1
+    other = client.post("/api/v1/systems/dcsystem/validate", json={**body, "name": "Autre"})
+    assert other.json()["points"] == first.json()["points"] and len(calls) == 2
+    bad = {**body, "points_limit": 0}
+    assert [
+        client.post("/api/v1/systems/dcsystem/validate", json=bad).status_code for _ in range(2)
+    ] == [422, 422]

@@ -1,5 +1,6 @@
 """GET /api/v1/systems, and the stateless calculator routes of each registered system."""
 
+import hashlib
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
+from app.http_cache import Memo
 from app.problems import ApiError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
 
@@ -57,10 +59,6 @@ def systems_router(systems: dict[str, AnySystem]) -> APIRouter:
     return router
 
 
-def json_response(model: BaseModel) -> Response:
-    return Response(model.model_dump_json(), media_type="application/json")
-
-
 def json_body(model: type[BaseModel]) -> dict[str, Any]:
     """The OpenAPI request body of a route that parses its body itself (see `parse`)."""
     schema = {"$ref": f"#/components/schemas/{model.__name__}"}
@@ -74,23 +72,42 @@ OFFLOAD_BYTES = 64_000
 HEAVY_AT_ONCE = anyio.CapacityLimiter(1)
 
 
-def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], BaseModel]) -> Response:
+# The engines are pure and a process serves one catalogue version: a body already answered
+# gets the same bytes again (tools re-validate the same list as its user edits it). Bounded
+# in bytes per route; bodies are keyed by their SHA-256, heavy ones are not kept.
+ANSWERS_BYTES = 8 * 1024 * 1024
+
+
+def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], BaseModel]) -> bytes:
     try:
         parsed = model.model_validate_json(body)
     except ValidationError as exc:
         errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
         raise RequestValidationError(errors) from None
-    return json_response(compute(parsed))
+    return compute(parsed).model_dump_json().encode()
 
 
 async def calculate(
-    request: Request, model: type[ModelT], compute: Callable[[ModelT], BaseModel]
+    request: Request,
+    model: type[ModelT],
+    compute: Callable[[ModelT], BaseModel],
+    answers: Memo[bytes] | None = None,
 ) -> Response:
-    """`compute` of the body parsed as `model`, off the event loop when the body is heavy."""
+    """`compute` of the body parsed as `model`: a body seen before from `answers`, a heavy
+    one off the event loop."""
     body = await request.body()
-    if len(body) < OFFLOAD_BYTES:
-        return _computed(body, model, compute)
-    return await anyio.to_thread.run_sync(_computed, body, model, compute, limiter=HEAVY_AT_ONCE)
+    if len(body) >= OFFLOAD_BYTES:
+        answer = await anyio.to_thread.run_sync(
+            _computed, body, model, compute, limiter=HEAVY_AT_ONCE
+        )
+        return Response(answer, media_type="application/json")
+    key = hashlib.sha256(body).digest()
+    known = answers.get(key) if answers is not None else None
+    if known is None:
+        known = _computed(body, model, compute)
+        if answers is not None:
+            answers.put(key, known)
+    return Response(known, media_type="application/json")
 
 
 @dataclass(frozen=True)
@@ -113,8 +130,10 @@ class Calculation:
 
 
 def _endpoint(calculation: Calculation) -> Callable[[Request], Awaitable[Response]]:
+    answers: Memo[bytes] = Memo(ANSWERS_BYTES)
+
     async def endpoint(request: Request) -> Response:
-        return await calculate(request, calculation.body, calculation.compute)
+        return await calculate(request, calculation.body, calculation.compute, answers)
 
     return endpoint
 
