@@ -24,12 +24,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
+from html.parser import HTMLParser
 from pathlib import Path
 from types import FrameType
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 
@@ -86,6 +88,13 @@ class Scenario:
     expected_status: int
     body: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    # Lua run after the fixed request settings (wrk's request()/response() hooks), and the
+    # connections to open when not the run's (the editor's saves go one after the other).
+    lua: str = ""
+    connections: int | None = None
+    # Called before each wrk run for Lua that depends on the server's state (the editor's
+    # current version): replaces `lua`.
+    prepare: Callable[[], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -195,7 +204,8 @@ def running_server(url: str, workdir: Path) -> Iterator[Server]:
         "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
         "--no-access-log", "--log-level", "warning",
     ]  # fmt: skip
-    env = {**os.environ, "DATABASE_URL": url}
+    # The editor's saves are rate limited per address (120 a minute): not for the bench.
+    env = {**os.environ, "DATABASE_URL": url, "RATE_LIMIT_WRITE": ""}
     with log_path.open("wb") as log:
         # Own session: a Ctrl-C in the terminal reaches us, and we stop the server ourselves.
         process = subprocess.Popen(
@@ -277,7 +287,113 @@ def seed_share(client: httpx.Client) -> tuple[str, str]:
     return code, etag
 
 
-def scenarios(code: str, etag: str) -> list[Scenario]:
+# The editor's save, as the page sends it on a count change (hx-trigger "change", HTMX
+# headers): the whole form, based on the version the last answer carried (hx-sync queues the
+# saves, so a page never races itself). The count alternates so that each save changes it.
+EDITOR_LUA = """
+local version = {version}
+local count = 1
+request = function()
+  count = 3 - count
+  local body = {prefix} .. "&entry-0-count=" .. count .. "&version=" .. version
+  return wrk.format(nil, nil, nil, body)
+end
+response = function(status, headers, body)
+  local found = body:match('name="version" value="(%d+)"')
+  if found then version = found end
+end
+"""
+
+
+class FormFields(HTMLParser):
+    """The fields a browser sends for one form of a page (no button: a change, not a click)."""
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__()
+        self.form_id, self.inside, self.select = form_id, False, ""
+        self.fields: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {key: value or "" for key, value in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        elif not self.inside:
+            return
+        elif tag == "input" and a.get("name") and a.get("type") not in ("submit", "button"):
+            if a.get("type") not in ("checkbox", "radio") or "checked" in a:
+                self.fields.append((a["name"], a.get("value", "on")))
+        elif tag == "select":
+            self.select = a.get("name", "")
+        elif tag == "option" and self.select and "selected" in a:
+            self.fields.append((self.select, a.get("value", "")))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = ""
+
+
+@dataclass(frozen=True)
+class EditorSeed:
+    """A list opened in the editor as its owner: its path, the headers a page's save carries
+    (edit cookie, HTMX, same-origin) and the form a count change sends, without the count of
+    entry 0 and the version (the Lua script adds them)."""
+
+    client: httpx.Client
+    path: str
+    headers: dict[str, str]
+    prefix: str
+
+    def version(self) -> int:
+        page = expect(self.client.get(self.path, headers=self.cookie()), 200, "editor page")
+        found = re.search(r'name="version" value="(\d+)"', page.text)
+        if found is None:
+            raise BenchError("the editor page has no version field")
+        return int(found.group(1))
+
+    def cookie(self) -> dict[str, str]:
+        """The edit cookie alone: a GET with the HTMX headers would answer the form's inside."""
+        return {"Cookie": self.headers["Cookie"]}
+
+    def lua(self) -> str:
+        return EDITOR_LUA.format(version=self.version(), prefix=lua_string(self.prefix))
+
+    def check_save(self) -> None:
+        body = f"{self.prefix}&entry-0-count=2&version={self.version()}"
+        saved = self.client.post(self.path, content=body, headers=self.headers)
+        expect(saved, 200, "scenario 'editor'")
+        if "data-total" not in saved.text or "<!doctype" in saved.text[:100].lower():
+            raise BenchError("the editor's save did not answer the form's fragment")
+
+
+def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
+    """A `size`-entry list (the validate scenario's) stored through the API, then read as
+    its editor page."""
+    created = expect(
+        client.post("/api/v1/rosters", json=validate_roster(size)), 201, "create editor roster"
+    )
+    roster = created.json()
+    path = f"/r/{roster['id']}"
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": f"caserne_r_{roster['id']}={roster['edit_token']}",
+        "Sec-Fetch-Site": "same-origin",
+        "HX-Request": "true",
+        "HX-Target": "editor",
+        "HX-Trigger": "entry-0-count",
+        "HX-Current-URL": f"{client.base_url}{path}",
+    }
+    page = expect(client.get(path, headers={"Cookie": headers["Cookie"]}), 200, "editor page")
+    parser = FormFields("editor")
+    parser.feed(page.text)
+    kept = [(k, v) for k, v in parser.fields if k not in ("version", "entry-0-count")]
+    if len([k for k, _ in kept if k.endswith("-ref")]) != size:
+        raise BenchError("the editor page does not show every entry")
+    return EditorSeed(client, path, headers, urlencode(kept))
+
+
+def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:
     cost = "/api/v1/systems/dcsystem/cost"
     validate = "/api/v1/systems/dcsystem/validate"
     as_json = {"Content-Type": "application/json"}
@@ -291,6 +407,17 @@ def scenarios(code: str, etag: str) -> list[Scenario]:
         Scenario("validate", "POST validate (50 entries)", "POST", validate, 200, roster, as_json),
         Scenario("share", "GET /s/{code} (HTML)", "GET", page, 200),
         Scenario("share_304", "GET /s/{code} If-None-Match", "GET", page, 304, None, conditional),
+        Scenario(
+            "editor",
+            "POST /r/{id} count change, HTMX (50 entries)",
+            "POST",
+            editor.path,
+            200,
+            None,
+            editor.headers,
+            connections=1,
+            prepare=editor.lua,
+        ),
     ]
 
 
@@ -310,12 +437,17 @@ def lua_script(scenario: Scenario) -> str:
         lines.append(f"wrk.body = {lua_string(scenario.body)}")
     for name, value in scenario.headers.items():
         lines.append(f"wrk.headers[ {lua_string(name)} ] = {lua_string(value)}")
-    return "\n".join(lines) + "\n" + LUA_DONE
+    return "\n".join(lines) + "\n" + scenario.lua + LUA_DONE
 
 
-def run_wrk(base: str, script: Path, path: str, settings: LoadSettings, duration_s: int) -> str:
+def run_wrk(
+    base: str, script: Path, scenario: Scenario, settings: LoadSettings, duration_s: int
+) -> str:
+    connections = scenario.connections or settings.connections
+    threads = min(settings.threads, connections)
+    path = scenario.path
     command = [
-        WRK, f"-t{settings.threads}", f"-c{settings.connections}", f"-d{duration_s}s",
+        WRK, f"-t{threads}", f"-c{connections}", f"-d{duration_s}s",
         "-s", str(script), f"{base}{path}",
     ]  # fmt: skip
     completed = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -348,11 +480,17 @@ def load(
 ) -> Result:
     """A warm-up run (discarded) when asked, then the measured run."""
     script = workdir / f"{scenario.name}.lua"
-    script.write_text(lua_script(scenario))
+
+    def write_script() -> None:
+        lua = scenario.prepare() if scenario.prepare is not None else scenario.lua
+        script.write_text(lua_script(replace(scenario, lua=lua)))
+
+    write_script()
     if warm_up and settings.warmup_s > 0:
-        run_wrk(server.base, script, scenario.path, settings, settings.warmup_s)
+        run_wrk(server.base, script, scenario, settings, settings.warmup_s)
+        write_script()
     cpu_before = cpu_seconds(server.pid)
-    output = run_wrk(server.base, script, scenario.path, settings, settings.duration_s)
+    output = run_wrk(server.base, script, scenario, settings, settings.duration_s)
     cpu_after = cpu_seconds(server.pid)
     result = parse_wrk(scenario.name, output)
     if cpu_before is None or cpu_after is None or not result.requests:
@@ -481,9 +619,12 @@ def run(settings: LoadSettings, workdir: Path) -> list[Summary]:
         httpx.Client(base_url=server.base, timeout=10) as client,
     ):
         code, etag = seed_share(client)
-        plan = scenarios(code, etag)
+        editor = seed_editor(client)
+        editor.check_save()
+        plan = scenarios(code, etag, editor)
         for scenario in plan:
-            check_status(client, scenario)
+            if scenario.prepare is None:  # the editor's save: checked above
+                check_status(client, scenario)
         rounds: list[list[Result]] = []
         for round_index in range(settings.rounds):
             results = []
