@@ -5,7 +5,7 @@ No FastAPI, no SQL, no I/O here or in any engine module.
 """
 
 from collections.abc import Sequence
-from typing import Any, Generic, Literal, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
@@ -18,56 +18,42 @@ from app.systems.inputs import (
     integer,
     one_of_unit_or_custom,
 )
+from app.systems.issues import Issue, Severity, error, is_valid, join_path, prefixed, warning
+from app.systems.summary import (
+    Amount,
+    Badge,
+    Budget,
+    RosterSummary,
+    SummaryExtra,
+    SummaryLine,
+    Total,
+    points_budget,
+)
 
 __all__ = [
     "INPUT",
     "NO_NUL",
+    "Amount",
+    "Badge",
+    "Budget",
     "EntryBase",
     "Integral",
+    "Issue",
+    "RosterSummary",
+    "Severity",
+    "SummaryExtra",
+    "SummaryLine",
+    "Total",
     "catalogue_id",
+    "error",
     "integer",
+    "is_valid",
+    "join_path",
     "one_of_unit_or_custom",
+    "points_budget",
+    "prefixed",
+    "warning",
 ]
-
-Severity = Literal["error", "warning"]
-
-
-class Issue(BaseModel):
-    """A problem found in a unit or a roster; `error` makes it invalid, `warning` does not."""
-
-    model_config = ConfigDict(frozen=True)
-
-    severity: Severity
-    code: str = Field(description="Stable snake_case identifier of the problem.")
-    message: str = Field(description="Human text, in French.")
-    path: str = Field(
-        "", description="Where in the request the problem is, e.g. entries[2].items[1]."
-    )
-
-
-def error(code: str, message: str, path: str = "") -> Issue:
-    return Issue(severity="error", code=code, message=message, path=path)
-
-
-def warning(code: str, message: str, path: str = "") -> Issue:
-    return Issue(severity="warning", code=code, message=message, path=path)
-
-
-def join_path(prefix: str, path: str) -> str:
-    if not prefix:
-        return path
-    if not path:
-        return prefix
-    return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
-
-
-def prefixed(issues: Sequence[Issue], prefix: str) -> list[Issue]:
-    """The same issues, with their paths placed under `prefix`."""
-    return [issue.model_copy(update={"path": join_path(prefix, issue.path)}) for issue in issues]
-
-
-def is_valid(issues: Sequence[Issue]) -> bool:
-    return not any(issue.severity == "error" for issue in issues)
 
 
 class CostLine(BaseModel):
@@ -158,117 +144,6 @@ class HasPointsLimit(Protocol):
 class ScoreResult(BaseModel):
     points: int
     breakdown: list[CostLine]
-
-
-class Badge(BaseModel):
-    """A short coloured token shown beside an entry (a die colour, a SWC figure...)."""
-
-    text: str
-    kind: str = Field(description="A CSS-friendly class name, e.g. dice-red.")
-    colour: str | None = Field(None, description="Forum-safe colour for BBCode, e.g. #c0392b.")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _colour_of_old_snapshots(cls, data: Any) -> Any:
-        """Shares frozen before badges carried their colour named it by `kind` alone."""
-        if isinstance(data, dict) and "colour" not in data:
-            colour = _FROZEN_COLOURS.get(str(data.get("kind")))
-            return {**data, "colour": colour} if colour else data
-        return data
-
-
-_FROZEN_COLOURS = {
-    "dice-red": "#c0392b",
-    "dice-blue": "#1f5fa8",
-    "dice-white": "#7f8c8d",
-    "dice-yellow": "#b7950b",
-}
-
-
-class SummaryLine(BaseModel):
-    """A roster entry as a reader sees it: the shape every export and the share page use.
-    An entry may show as several lines (a No Limits unit, then its leader): `entry` says
-    which entry of the document a line belongs to."""
-
-    entry: int | None = Field(None, description="Index of the roster entry it shows.")
-    name: str
-    count: int
-    points_each: int
-    points: int
-    counted: bool = True
-    group: str | None = None
-    badges: list[Badge] = []
-    details: list[str] = []
-    house_rules: list[str] = []
-    issues: list[Issue] = []
-
-
-class SummaryExtra(BaseModel):
-    """Something bought beside the entries (a hidden move, a battle standard...)."""
-
-    label: str
-    points: int
-    text: str = ""
-
-
-Amount = int | float  # SWC comes in halves: 6.5 is exact in binary floating point
-
-
-class Budget(BaseModel):
-    """Something a list spends against a limit: points, and for Infinity SWC."""
-
-    id: str = Field(description="points, swc ...")
-    label: str = Field(description="As players write it: points, SWC.")
-    used: Amount
-    limit: Amount | None = None
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def over(self) -> bool:
-        return self.limit is not None and self.used > self.limit
-
-
-class Total(BaseModel):
-    """A figure of the whole list that is not a budget (figures, total Rep, actions...)."""
-
-    label: str
-    value: str
-
-
-def points_budget(points: int, limit: int | None) -> Budget:
-    return Budget(id="points", label="points", used=points, limit=limit)
-
-
-class RosterSummary(BaseModel):
-    """A system-neutral, ready-to-print view of a validated roster.
-
-    `budgets` is what the list spends (none for systems without points): exports, the
-    share page and the editor show those, and `totals` beside them."""
-
-    system: str
-    system_name: str
-    name: str
-    points: int
-    points_limit: int | None
-    valid: bool
-    lines: list[SummaryLine]
-    budgets: list[Budget] = []
-    totals: list[Total] = []
-    extras: list[SummaryExtra] = []
-    issues: list[Issue] = Field(default=[], description="The list's own issues.")
-    notes: list[str] = []
-
-    @model_validator(mode="before")
-    @classmethod
-    def _budgets_of_old_snapshots(cls, data: Any) -> Any:
-        """Shares frozen before budgets existed had points only."""
-        if isinstance(data, dict) and "budgets" not in data and "points" in data:
-            return {**data, "budgets": [points_budget(data["points"], data.get("points_limit"))]}
-        return data
-
-    @property
-    def has_points(self) -> bool:
-        return any(budget.id == "points" for budget in self.budgets)
 
 
 class PublishedProfile(BaseModel):
