@@ -4,8 +4,6 @@ option; the introductory-game switch; the list's own troopers)."""
 
 import hashlib
 import json
-import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,18 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.roster_service import StaleVersion
+from app.systems.infinity.forms import (
+    ava_value,
+    entry_count,
+    entry_ref,
+    form_text,
+    group_of,
+    slug,
+    sort_key,
+    swc_value,
+    unique,
+    with_trooper,
+)
 from app.systems.infinity.models import (
     AD_COMBAT_JUMP,
     DOCTEUR,
@@ -72,73 +82,6 @@ DEFAULT_TROOPER: dict[str, Any] = {
 }
 
 
-def slug(text: str, fallback: str) -> str:
-    """An ASCII snake_case id of a name ("Écorcheur des marais" -> ecorcheur_des_marais)."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
-    return "_".join(words)[:60].strip("_") or fallback
-
-
-def unique(base: str, taken: set[str]) -> str:
-    if base not in taken:
-        return base
-    number = 2
-    while f"{base[:56]}_{number}" in taken:
-        number += 1
-    return f"{base[:56]}_{number}"
-
-
-def _text(form: FormData, key: str, limit: int = 80) -> str:
-    return str(form.get(key) or "").strip()[:limit]
-
-
-def _swc(value: Any) -> Any:
-    """SWC typed as players write it: "1", "0,5", "1.5"; the raw text when it is not one."""
-    text = str(value or "").strip().replace(",", ".")
-    if not text:
-        return 0.0
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def _ava(value: Any) -> Any:
-    """AVA as typed: a number, or Total (also left blank)."""
-    text = str(value or "").strip()
-    return None if text.lower() in ("", "total", "t") else int_or_raw(text)
-
-
-def _group_of(form: FormData, index: int) -> int:
-    value = int_or_raw(form.get(f"entry-{index}-group"))
-    if isinstance(value, int):
-        return value
-    ref = _ref(form, index)
-    stored = ref.get("group", 1)
-    return stored if isinstance(stored, int) else 10**9
-
-
-def _sort_key(form: FormData, index: int) -> tuple[int, bool, int]:
-    """Entries by combat group; one just moved to a group goes to the end of its block."""
-    group = _group_of(form, index)
-    return group, group != _ref(form, index).get("group", 1), index
-
-
-def _ref(form: FormData, index: int) -> dict[str, Any]:
-    try:
-        entry = json.loads(str(form.get(f"entry-{index}-ref") or ""))
-    except json.JSONDecodeError:
-        return {}
-    return entry if isinstance(entry, dict) else {}
-
-
-def _entry_count(form: FormData) -> int:
-    count = 0
-    while form.get(f"entry-{count}-ref") is not None:
-        count += 1
-    return count
-
-
 class InfinityPages(SystemPages):
     catalogue_page = True
     creator = True
@@ -171,24 +114,24 @@ class InfinityPages(SystemPages):
             key = f"o{index}"
             options.append(
                 {
-                    "name": _text(form, f"{key}-name"),
+                    "name": form_text(form, f"{key}-name"),
                     "points": int_or_raw(form.get(f"{key}-points")),
-                    "swc": _text(form, f"{key}-swc", 10),
+                    "swc": form_text(form, f"{key}-swc", 10),
                     "lieutenant": bool(form.get(f"{key}-lt")),
                     "equipment": [str(e) for e in form.getlist(f"{key}-equipment")],
                 }
             )
         chosen = int_or_raw(form.get("chosen"))
         return {
-            "name": _text(form, "name"),
+            "name": form_text(form, "name"),
             "profile": {
                 key: int_or_raw(form.get(f"p-{key}")) for key in ("MOV1", "MOV2", *ATTRIBUTES)
             },
             "orders": "irregular" if form.get("orders") == "irregular" else "regular",
             "impetuous": bool(form.get("impetuous")),
-            "ava": _ava(form.get("ava")),
+            "ava": ava_value(form.get("ava")),
             "skills": [s for s in (str(v) for v in form.getlist("skills")) if s in KNOWN_SKILLS],
-            "free_skills": _text(form, "free_skills", 300),
+            "free_skills": form_text(form, "free_skills", 300),
             "options": options,
             "option_rows": rows,
             "chosen": chosen if isinstance(chosen, int) else 0,
@@ -211,7 +154,7 @@ class InfinityPages(SystemPages):
                     "id": option_id,
                     "name": row["name"],
                     "points": row["points"] if row["points"] is not None else 0,
-                    "swc": _swc(row["swc"]),
+                    "swc": swc_value(row["swc"]),
                     "lieutenant": row["lieutenant"],
                     "equipment": row["equipment"],
                 }
@@ -313,7 +256,7 @@ class InfinityPages(SystemPages):
             return None
         group = int_or_raw(form.get("add-group"))
         if not isinstance(group, int):
-            groups = [_group_of(form, i) for i in range(_entry_count(form))]
+            groups = [group_of(form, i) for i in range(entry_count(form))]
             group = max([g for g in groups if g < 10**9], default=1)
         return {"unit": unit, "option": option, "group": group}
 
@@ -323,13 +266,13 @@ class InfinityPages(SystemPages):
         group). A removal keeps the order the player saw, so that the right line goes."""
         source = index
         if not str(form.get("action") or "").startswith("remove:"):
-            total = _entry_count(form)
-            order = sorted(range(total), key=lambda i: _sort_key(form, i))
+            total = entry_count(form)
+            order = sorted(range(total), key=lambda i: sort_key(form, i))
             source = order[index]
         if source != index:
-            entry = _ref(form, source)
+            entry = entry_ref(form, source)
             entry["count"] = int_or_raw(form.get(f"entry-{source}-count"))
-            entry["name"] = _text(form, f"entry-{source}-name") or None
+            entry["name"] = form_text(form, f"entry-{source}-name") or None
         key = f"entry-{source}"
         if form.get(f"{key}-group") is not None:
             entry["group"] = int_or_raw(form.get(f"{key}-group"))
@@ -344,29 +287,3 @@ class InfinityPages(SystemPages):
         except json.JSONDecodeError:
             units = []
         return {"units": units, "ava": not form.get("initiation")}
-
-
-def with_trooper(
-    document: dict[str, Any],
-    body: InfinityCostRequest,
-    catalogue_ids: set[str],
-    count: Any,
-    group: int,
-) -> dict[str, Any]:
-    """The document with the created trooper among its own (`extras.units`) and one entry
-    of the chosen option. A trooper already there unchanged is reused; another one with the
-    same id, or a catalogue trooper's id, gets a new id."""
-    trooper: dict[str, Any] = body.unit.model_dump(mode="json")
-    extras = dict(document.get("extras") or {})
-    units = list(extras.get("units") or [])
-    same = next((unit for unit in units if unit == trooper), None)
-    if same is None:
-        trooper["id"] = unique(trooper["id"], catalogue_ids | {unit["id"] for unit in units})
-        units.append(trooper)
-    entry: dict[str, Any] = {"unit": (same or trooper)["id"], "option": body.option, "group": group}
-    entry["count"] = count if isinstance(count, int) and 1 <= count <= 100 else 1
-    return {
-        **document,
-        "entries": [*document.get("entries", []), entry],
-        "extras": {**extras, "units": units},
-    }

@@ -1,0 +1,105 @@
+"""How Infinity's forms read: the creator's trooper, the editor's groups, the list's own
+troopers (pure functions of the submitted form)."""
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+from starlette.datastructures import FormData
+
+from app.systems.infinity.models import InfinityCostRequest
+from app.web.forms import int_or_raw
+
+
+def slug(text: str, fallback: str) -> str:
+    """An ASCII snake_case id of a name ("Écorcheur des marais" -> ecorcheur_des_marais)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    return "_".join(words)[:60].strip("_") or fallback
+
+
+def unique(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base[:56]}_{number}" in taken:
+        number += 1
+    return f"{base[:56]}_{number}"
+
+
+def form_text(form: FormData, key: str, limit: int = 80) -> str:
+    return str(form.get(key) or "").strip()[:limit]
+
+
+def swc_value(value: Any) -> Any:
+    """SWC typed as players write it: "1", "0,5", "1.5"; the raw text when it is not one."""
+    text = str(value or "").strip().replace(",", ".")
+    if not text:
+        return 0.0
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def ava_value(value: Any) -> Any:
+    """AVA as typed: a number, or Total (also left blank)."""
+    text = str(value or "").strip()
+    return None if text.lower() in ("", "total", "t") else int_or_raw(text)
+
+
+def group_of(form: FormData, index: int) -> int:
+    value = int_or_raw(form.get(f"entry-{index}-group"))
+    if isinstance(value, int):
+        return value
+    ref = entry_ref(form, index)
+    stored = ref.get("group", 1)
+    return stored if isinstance(stored, int) else 10**9
+
+
+def sort_key(form: FormData, index: int) -> tuple[int, bool, int]:
+    """Entries by combat group; one just moved to a group goes to the end of its block."""
+    group = group_of(form, index)
+    return group, group != entry_ref(form, index).get("group", 1), index
+
+
+def entry_ref(form: FormData, index: int) -> dict[str, Any]:
+    try:
+        entry = json.loads(str(form.get(f"entry-{index}-ref") or ""))
+    except (ValueError, RecursionError):  # a crafted ref reads as no entry
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def entry_count(form: FormData) -> int:
+    count = 0
+    while form.get(f"entry-{count}-ref") is not None:
+        count += 1
+    return count
+
+
+def with_trooper(
+    document: dict[str, Any],
+    body: InfinityCostRequest,
+    catalogue_ids: set[str],
+    count: Any,
+    group: int,
+) -> dict[str, Any]:
+    """The document with the created trooper among its own (`extras.units`) and one entry
+    of the chosen option. A trooper already there unchanged is reused; another one with the
+    same id, or a catalogue trooper's id, gets a new id."""
+    trooper: dict[str, Any] = body.unit.model_dump(mode="json")
+    extras = dict(document.get("extras") or {})
+    units = list(extras.get("units") or [])
+    same = next((unit for unit in units if unit == trooper), None)
+    if same is None:
+        trooper["id"] = unique(trooper["id"], catalogue_ids | {unit["id"] for unit in units})
+        units.append(trooper)
+    entry: dict[str, Any] = {"unit": (same or trooper)["id"], "option": body.option, "group": group}
+    entry["count"] = count if isinstance(count, int) and 1 <= count <= 100 else 1
+    return {
+        **document,
+        "entries": [*document.get("entries", []), entry],
+        "extras": {**extras, "units": units},
+    }
