@@ -44,7 +44,10 @@ def test_create_fighter_build_list_share_and_duplicate(
 
     # The creator opens on a level 2 fighter with a level 2 gun and a protective vest.
     check_creator(
-        page, 30, "2/2 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        30,
+        "2/2 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
 
     name = page.locator("#fighter-name")
@@ -54,25 +57,37 @@ def test_create_fighter_build_list_share_and_duplicate(
     level = page.locator("#level")
     htmx_post(page, "/dcsystem/createur", lambda: level.get_by_label("Niveau 1").check())
     check_creator(
-        page, 23, "2/1 capacités ou équipements, 0/1 handicap", "3 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        23,
+        "2/1 capacités ou équipements, 0/1 handicap",
+        "3 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(page.locator("#result .issue.error")).to_have_text(
         "Erreur : Niveau 1 : 2 capacités ou équipements pour 1 autorisé(s), 1 de trop."
     )
     htmx_post(page, "/dcsystem/createur", lambda: level.get_by_label("Niveau 2").check())
     check_creator(
-        page, 30, "2/2 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        30,
+        "2/2 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(page.locator("#result .issue")).to_have_count(0)
 
     capacities = page.locator("#items-capacite")
     htmx_post(page, "/dcsystem/createur", lambda: capacities.get_by_label("Élite").check())
     check_creator(
-        page, 33, "2/3 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        33,
+        "2/3 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     htmx_post(page, "/dcsystem/createur", lambda: capacities.get_by_label("Soin").check())
     check_creator(
-        page, 48, "3/3 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        48,
+        "3/3 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(page.locator("#result [data-total]")).to_have_text("48")
     expect(page.locator("#result .issue")).to_have_count(0)
@@ -80,14 +95,20 @@ def test_create_fighter_build_list_share_and_duplicate(
     # One capacity too many: the result says so, in place; unticking it clears the error.
     htmx_post(page, "/dcsystem/createur", lambda: capacities.get_by_label("Rapide").check())
     check_creator(
-        page, 51, "4/3 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        51,
+        "4/3 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(page.locator("#result .issue.error")).to_have_text(
         "Erreur : Niveau 2 : 4 capacités ou équipements pour 3 autorisé(s), 1 de trop."
     )
     htmx_post(page, "/dcsystem/createur", lambda: capacities.get_by_label("Rapide").uncheck())
     check_creator(
-        page, 48, "3/3 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        48,
+        "3/3 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(page.locator("#result .issue")).to_have_count(0)
     assert_same_document(page)
@@ -273,7 +294,10 @@ def test_creator_works_without_javascript(new_context: Callable[..., BrowserCont
     expect(page.locator("header.site")).to_have_count(1)
     expect(page.locator("h1")).to_have_text("Créer un combattant")
     check_creator(
-        page, 48, "3/3 capacités ou équipements, 0/1 handicap", "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)"
+        page,
+        48,
+        "3/3 capacités ou équipements, 0/1 handicap",
+        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
     )
     expect(capacities.get_by_label("Élite")).to_be_checked()
     expect(capacities.get_by_label("Soin")).to_be_checked()
