@@ -12,7 +12,7 @@ from app.web.render import MESSAGES
 
 # Templates another session owns (templates/systems/<id>/): their forms are listed, not
 # failed, until their owner adds {{ csrf_input() }}.
-PENDING = {"infinity", "necrowarzone"}
+PENDING: set[str] = set()  # every system's forms carry the token now
 
 
 class Forms(HTMLParser):
