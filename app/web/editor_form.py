@@ -1,0 +1,110 @@
+"""What the roster editor's form says: the document it describes once its action (add,
+remove, undo) is applied, and which summary lines each row shows."""
+
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+
+from app.systems.base import AnySystem, RosterSummary, SummaryLine
+from app.web.forms import int_or_raw
+
+
+class SystemForms(Protocol):
+    """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
+
+    system_id: str
+    creator: ClassVar[bool]
+
+    def context(self) -> dict[str, Any]: ...
+
+    def reopened(self, entry: dict[str, Any]) -> dict[str, Any] | None: ...
+
+    def entry_from_form(
+        self, form: FormData, index: int, entry: dict[str, Any]
+    ) -> dict[str, Any]: ...
+
+    def extras_from_form(self, form: FormData) -> dict[str, Any]: ...
+
+    def new_entry(self, form: FormData) -> dict[str, Any] | None: ...
+
+
+def entry_ref(entry: dict[str, Any]) -> str:
+    return json.dumps(
+        {k: v for k, v in entry.items() if k not in ("count", "name")}, ensure_ascii=False
+    )
+
+
+def parsed_entry(text: str) -> dict[str, Any]:
+    """An entry sent back as JSON by the page (a row's ref, a removed entry to put back)."""
+    try:
+        entry = json.loads(text)
+        json.dumps(entry, ensure_ascii=False).encode()  # no lone surrogate ("\ud800")
+    except (ValueError, RecursionError):  # a crafted text: the entry is then refused
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+@dataclass
+class Removed:
+    """The entry "Retirer" took out of the list, and where it stood (for "Annuler")."""
+
+    index: int
+    entry: dict[str, Any]
+
+
+def document_from_form(
+    form: FormData, system: AnySystem, forms: SystemForms
+) -> tuple[dict[str, Any], Removed | None]:
+    """The roster document the editor form describes, with its add/remove/undo action
+    applied, and the entry a removal took out."""
+    entries = []
+    index = 0
+    while (ref := form.get(f"entry-{index}-ref")) is not None:
+        entry = parsed_entry(str(ref))
+        entry["count"] = int_or_raw(form.get(f"entry-{index}-count"))
+        entry["name"] = str(form.get(f"entry-{index}-name") or "").strip() or None
+        entries.append(forms.entry_from_form(form, index, entry))
+        index += 1
+    action = str(form.get("action") or "")
+    position = action.removeprefix("remove:")
+    removed = None
+    if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
+        removed = Removed(int(position), entries.pop(int(position)))
+    undo_at = str(form.get("undo-index") or "")
+    if action == "undo" and undo_at.isdigit() and form.get("undo-entry") is not None:
+        # "Annuler" after "Retirer": the entry goes back where it stood.
+        entries.insert(min(int(undo_at[:6]), len(entries)), parsed_entry(str(form["undo-entry"])))
+    if action == "add" and (new := forms.new_entry(form)) is not None:
+        count = int_or_raw(form.get("add-count"))
+        entries.append({"count": 1, **new} if count is None else {**new, "count": count})
+    return {
+        "system": system.id,
+        "name": str(form.get("name") or "").strip(),
+        "points_limit": int_or_raw(form.get("points_limit")),
+        "entries": entries,
+        "extras": forms.extras_from_form(form),
+    }, removed
+
+
+def entry_label(system: AnySystem, document: dict[str, Any], entry: dict[str, Any]) -> str:
+    """What the player calls an entry: its name, else the name the system gives it."""
+    if entry.get("name"):
+        return str(entry["name"])
+    try:
+        alone = system.roster_model.model_validate({**document, "entries": [entry]})
+        return str(system.validate(alone).entries[0].name)
+    except (ValidationError, IndexError, AttributeError):
+        return "l'entrée"
+
+
+def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:
+    """The summary lines of each entry (a No Limits unit shows as its troopers, then its
+    leader and specialists), by the entry index each line carries."""
+    runs: list[list[SummaryLine]] = [[] for _ in range(entries)]
+    for line in summary.lines if summary is not None else []:
+        if line.entry is not None and 0 <= line.entry < entries:
+            runs[line.entry].append(line)
+    return runs
