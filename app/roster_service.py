@@ -7,7 +7,7 @@ Rules live here once; each edge maps the domain errors below to its own answer
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,33 +167,29 @@ class RosterService:
     def append_entry(self, roster: Roster, entry: dict[str, Any]) -> Roster:
         """Adds one entry, retrying when another writer got in first. ValidationError when
         the entry does not fit the system's document (nothing is stored then)."""
-        model = self.system(roster).roster_model
-        for attempt in range(APPEND_ATTEMPTS):
-            document = dict(roster.document)
-            document["entries"] = [*document.get("entries", []), entry]
-            parsed = model.model_validate(document)
-            try:
-                return self.replace(roster, roster.version, parsed)
-            except StaleVersion:
-                if attempt == APPEND_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        return self._edit_entries(roster, lambda entries: [*entries, entry])
 
     def replace_entry(self, roster: Roster, index: int, entry: dict[str, Any]) -> Roster:
         """Puts `entry` in place of the entry at `index` (the creator saving a row it
         reopened), retrying when another writer got in first. IndexError when the list has
         no such entry (any more); ValidationError when the entry does not fit the document."""
+
+        def replaced(entries: list[Any]) -> list[Any]:
+            if not 0 <= index < len(entries):
+                raise IndexError(index)
+            return [*entries[:index], entry, *entries[index + 1 :]]
+
+        return self._edit_entries(roster, replaced)
+
+    def _edit_entries(self, roster: Roster, change: Callable[[list[Any]], list[Any]]) -> Roster:
+        """The roster with `change` applied to its entries, as stored now: a write that
+        lost the race is done again on what won it, APPEND_ATTEMPTS times at most."""
         model = self.system(roster).roster_model
         for attempt in range(APPEND_ATTEMPTS):
             document = dict(roster.document)
-            entries = list(document.get("entries", []))
-            if not 0 <= index < len(entries):
-                raise IndexError(index)
-            entries[index] = entry
-            document["entries"] = entries
-            parsed = model.model_validate(document)
+            document["entries"] = change(list(document.get("entries", [])))
             try:
-                return self.replace(roster, roster.version, parsed)
+                return self.replace(roster, roster.version, model.model_validate(document))
             except StaleVersion:
                 if attempt == APPEND_ATTEMPTS - 1:
                     raise

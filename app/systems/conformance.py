@@ -7,13 +7,15 @@ means the system conforms.
 
 import re
 import sys
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.systems.base import AnySystem
+from app.systems.base import AnySystem, ExampleRoster, PublishedProfile
 from app.systems.spec import TEMPLATES_DIR, SystemSpec
 
+T = TypeVar("T")
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*$")
 
 
@@ -61,19 +63,28 @@ def _catalogue_items(system: AnySystem) -> list[str]:
     return problems
 
 
+def _each(items: Sequence[T], missing: str, check: Callable[[T], list[str]]) -> list[str]:
+    """Every problem `check` finds in `items`, or `missing` when there is none to check."""
+    return [problem for item in items for problem in check(item)] if items else [missing]
+
+
+def _parsed(model: type[BaseModel], data: Any, where: str) -> BaseModel | str:
+    """`data` as `model`, or the problem of a definition that does not parse."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        return f"{where}: its definition does not parse: {exc}"
+
+
 def _published_profiles(system: AnySystem) -> list[str]:
     """At least one unit a player can start from, costing what the catalogue says."""
-    profiles = system.published_profiles()
-    if not profiles:
-        return ["no published or sample unit (published_profiles() is empty)"]
-    problems = []
-    for profile in profiles:
-        try:
-            unit = system.unit_model.model_validate(profile.definition)
-        except ValidationError as exc:
-            problems.append(f"profile {profile.id}: its definition does not parse: {exc}")
-            continue
+
+    def check(profile: PublishedProfile) -> list[str]:
+        unit = _parsed(system.unit_model, profile.definition, f"profile {profile.id}")
+        if isinstance(unit, str):
+            return [unit]
         costed = system.cost(unit)
+        problems = []
         if costed.points != profile.computed_points:
             problems.append(
                 f"profile {profile.id}: costs {costed.points}, "
@@ -81,24 +92,22 @@ def _published_profiles(system: AnySystem) -> list[str]:
             )
         if not system.has_points and (costed.points or costed.breakdown):
             problems.append(f"profile {profile.id}: a system without points priced it")
-        problems += _round_trip(system.cost_response_model, costed, f"cost of {profile.id}")
-    return problems
+        return problems + _round_trip(system.cost_response_model, costed, f"cost of {profile.id}")
+
+    missing = "no published or sample unit (published_profiles() is empty)"
+    return _each(system.published_profiles(), missing, check)
 
 
 def _examples(system: AnySystem) -> list[str]:
     """At least one example roster, validating to its printed total and expected errors."""
-    examples = system.example_rosters()
-    if not examples:
-        return ["no example roster (example_rosters() is empty)"]
-    problems = []
-    for example in examples:
+
+    def check(example: ExampleRoster) -> list[str]:
         where = f"example {example.id}"
-        try:
-            roster = system.roster_model.model_validate(example.document)
-        except ValidationError as exc:
-            problems.append(f"{where}: its document does not parse: {exc}")
-            continue
+        roster = _parsed(system.roster_model, example.document, where)
+        if isinstance(roster, str):
+            return [roster]
         result = system.validate(roster)
+        problems = []
         if result.points != example.printed_total:
             problems.append(f"{where}: totals {result.points}, printed {example.printed_total}")
         errors = sorted(
@@ -118,8 +127,9 @@ def _examples(system: AnySystem) -> list[str]:
         if summary.has_points != system.has_points:
             problems.append(f"{where}: the summary's budgets disagree with has_points")
         problems += _round_trip(system.roster_model, roster, f"{where} document")
-        problems += _round_trip(system.validate_response_model, result, f"{where} validation")
-    return problems
+        return problems + _round_trip(system.validate_response_model, result, f"{where} validation")
+
+    return _each(system.example_rosters(), "no example roster (example_rosters() is empty)", check)
 
 
 def _round_trip(model: type[BaseModel], value: BaseModel, where: str) -> list[str]:

@@ -31,6 +31,10 @@ FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
 HEADLINE_TOTALS = 2
 
+NOT_HERE = "Cette liste n'est pas dans ce navigateur."
+STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
+BAD_NAME = "Nom refusé : 100 caractères au plus, sans caractère invalide."
+
 
 def french_datetime(moment: datetime) -> str:
     """« 30 novembre 2026 à 14 h 05 », in Paris time (a naive time is UTC, as SQLite gives it)."""
@@ -83,7 +87,7 @@ def library_item(request: Request, service: RosterService, roster: Roster) -> Li
         result, summary = check(system, service.document(roster))
     except StoredRosterInvalid:
         item.valid = False
-        item.problem = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
+        item.problem = STALE
         return item
     # Points first (the format a list is built to); a system without points shows its
     # first totals (figures, Rep...), not all of them: the list itself has the rest.
@@ -161,6 +165,10 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         set_flash(response, kind, text)
         return response
 
+    def refusal(request: Request, session: Session, text: str, status: int) -> Response:
+        """The library again, saying why an action was refused."""
+        return library(request, session, message={"kind": "error", "text": text}, status=status)
+
     @router.get("/listes")
     def mine(request: Request, session: SessionDep) -> Response:
         response = library(request, session, message=read_flash(request))
@@ -172,7 +180,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
     async def rename(roster_id: str, request: Request, session: SessionDep) -> Response:
         roster = owned(request, session, roster_id)
         if roster is None:
-            return html_error(request, 403, "Cette liste n'est pas dans ce navigateur.")
+            return html_error(request, 403, NOT_HERE)
         form = await request.form()
         name = str(form.get("name") or "").strip()
         roster_service = service(request, session)
@@ -183,14 +191,21 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             )
             roster_service.replace(roster, roster.version, parsed)
         except StoredRosterInvalid:
-            text = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
-            return library(request, session, message={"kind": "error", "text": text}, status=422)
+            return refusal(
+                request,
+                session,
+                STALE,
+                422,
+            )
         except ValidationError:
-            text = "Nom refusé : 100 caractères au plus, sans caractère invalide."
-            return library(request, session, message={"kind": "error", "text": text}, status=422)
+            return refusal(
+                request,
+                session,
+                BAD_NAME,
+                422,
+            )
         except RosterError:
-            text = "La liste n'a pas pu être renommée : réessayez."
-            return library(request, session, message={"kind": "error", "text": text}, status=409)
+            return refusal(request, session, "La liste n'a pas pu être renommée : réessayez.", 409)
         return back(
             request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}"
         )
@@ -199,7 +214,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
     def duplicate(roster_id: str, request: Request, session: SessionDep) -> Response:
         roster = owned(request, session, roster_id)
         if roster is None:
-            return html_error(request, 403, "Cette liste n'est pas dans ce navigateur.")
+            return html_error(request, 403, NOT_HERE)
         roster_service = service(request, session)
         document = dict(roster.document)
         document["name"] = f"{roster.name or UNNAMED} (copie)"[:100]
@@ -207,11 +222,14 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             parsed = roster_service.system(roster).roster_model.model_validate(document)
             copy, token = roster_service.create(parsed)
         except ValidationError:
-            text = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
-            return library(request, session, message={"kind": "error", "text": text}, status=422)
+            return refusal(
+                request,
+                session,
+                STALE,
+                422,
+            )
         except RosterError:
-            text = "La copie n'a pas pu être enregistrée."
-            return library(request, session, message={"kind": "error", "text": text}, status=422)
+            return refusal(request, session, "La copie n'a pas pu être enregistrée.", 422)
         response = back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
         remember(request, response, copy.id, token)
         return response
@@ -221,7 +239,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         """Asks first (a page of its own, no script needed); deletes once confirmed."""
         roster = owned(request, session, roster_id)
         if roster is None:
-            return html_error(request, 403, "Cette liste n'est pas dans ce navigateur.")
+            return html_error(request, 403, NOT_HERE)
         form = await request.form()
         roster_service = service(request, session)
         if form.get("confirm") != "oui":

@@ -1,7 +1,7 @@
 """Roster pages: create, edit (one form, saved on every change), share, duplicate."""
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -122,6 +122,20 @@ def add_entry_to_roster(
     return redirect(request, f"/r/{roster.id}")
 
 
+UNKNOWN_SYSTEM = "Système de jeu inconnu."
+FormHandler = Callable[[Request, Session, FormData], Response]
+
+
+def with_form(handler: FormHandler) -> Callable[[Request, Session], Awaitable[Response]]:
+    """An endpoint that reads the form, then runs `handler` in the thread pool."""
+
+    async def endpoint(request: Request, session: SessionDep) -> Response:
+        form = await request.form()
+        return await run_in_threadpool(handler, request, session, form)
+
+    return endpoint
+
+
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
@@ -174,15 +188,10 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "ou partagez-la pour la montrer.",
         )
 
-    @router.post("/listes")
-    async def new_roster(request: Request, session: SessionDep) -> Response:
-        form = await request.form()
-        return await run_in_threadpool(create_from_form, request, session, form)
-
     def create_from_form(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
-            return html_error(request, 422, "Système de jeu inconnu.")
+            return html_error(request, 422, UNKNOWN_SYSTEM)
         example_id = form.get("example")
         if example_id:
             example = next((e for e in system.example_rosters() if e.id == example_id), None)
@@ -191,19 +200,18 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             return create_and_open(request, session, system, dict(example.document))
         return create_and_open(request, session, system, empty_document(system))
 
-    @router.post("/listes/ajouter")
-    async def add_from_catalogue(request: Request, session: SessionDep) -> Response:
-        form = await request.form()
-        return await run_in_threadpool(add_from_form, request, session, form)
-
     def add_from_form(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
-            return html_error(request, 422, "Système de jeu inconnu.")
+            return html_error(request, 422, UNKNOWN_SYSTEM)
         unit = forms[system.id].new_entry(_renamed(form, {"unit": "add-unit"}))
         if unit is None:
             return html_error(request, 422, "Aucun profil choisi.")
         return add_entry_to_roster(request, session, system, form, unit)
+
+    # Forms are read on the event loop, the database and the engine work in a thread.
+    router.add_api_route("/listes", with_form(create_from_form), methods=["POST"])
+    router.add_api_route("/listes/ajouter", with_form(add_from_form), methods=["POST"])
 
     @router.get("/r/{roster_id}")
     def open_roster(roster_id: str, request: Request, session: SessionDep) -> Response:

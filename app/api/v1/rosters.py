@@ -26,6 +26,7 @@ from app.store.models import Roster, as_utc
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
+TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
 AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
     401: {"model": Problem, "description": "No edit token."},
     403: {"model": Problem, "description": "Wrong edit token."},
@@ -154,7 +155,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         "/rosters",
         status_code=201,
         response_model=RosterCreated,
-        responses={422: {"model": Problem}, 413: {"model": Problem, "description": "Too heavy."}},
+        responses={422: {"model": Problem}, 413: TOO_HEAVY},
         summary="Store a roster (a private draft)",
         operation_id="create_roster",
     )
@@ -198,7 +199,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         responses={
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
-            413: {"model": Problem, "description": "Too heavy."},
+            413: TOO_HEAVY,
             422: {"model": Problem},
             428: {"model": Problem, "description": "If-Match missing."},
         },
@@ -254,7 +255,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         responses={
             **AUTH_PROBLEMS,
             200: {"model": ShareCreated, "description": "Unchanged since its last share."},
-            413: {"model": Problem, "description": "Too heavy."},
+            413: TOO_HEAVY,
         },
         summary="Freeze the roster into a public share link",
         operation_id="share_roster",
