@@ -1,6 +1,7 @@
 """Stored rosters (private drafts, edit token + version) and their immutable shares."""
 
-from typing import Annotated, Any, Union
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar, Union
 
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field
@@ -106,6 +107,17 @@ def api_error(error: RosterError) -> ApiError:
     return ApiError(400, str(error))  # pragma: no cover  (every RosterError is mapped)
 
 
+ResultT = TypeVar("ResultT")
+
+
+def answered(call: Callable[..., ResultT], *args: Any) -> ResultT:
+    """What the roster service answers, its refusals raised as the API's problems."""
+    try:
+        return call(*args)
+    except RosterError as error:
+        raise api_error(error) from None
+
+
 def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["rosters"])
     models: list[Any] = [s.roster_model for s in systems.values()]
@@ -146,10 +158,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         session: SessionDep, roster_id: str, authorization: str | None
     ) -> tuple[RosterService, Roster]:
         service = RosterService(session, systems)
-        try:
-            return service, service.authorize(roster_id, bearer(authorization))
-        except RosterError as error:
-            raise api_error(error) from None
+        return service, answered(service.authorize, roster_id, bearer(authorization))
 
     @router.post(
         "/rosters",
@@ -162,10 +171,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     def create(
         document: document_type, request: Request, session: SessionDep, response: Response
     ) -> Any:
-        try:
-            roster, token = RosterService(session, systems).create(document)
-        except RosterError as error:
-            raise api_error(error) from None
+        roster, token = answered(RosterService(session, systems).create, document)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
         edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
@@ -185,10 +191,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
         service, roster = authorized(session, roster_id, authorization)
-        try:
-            document = service.document(roster)
-        except RosterError as error:
-            raise api_error(error) from None
+        document = answered(service.document, roster)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Cache-Control"] = "private, no-store"
         return roster_out(roster, document)
@@ -268,10 +271,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
         service, roster = authorized(session, roster_id, authorization)
-        try:
-            shared, created = service.share(roster)
-        except RosterError as error:
-            raise api_error(error) from None
+        shared, created = answered(service.share, roster)
         if not created:
             response.status_code = 200
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
