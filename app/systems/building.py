@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -56,10 +56,21 @@ class Note(CatalogueModel):
     text: str
 
 
-class SystemCatalogue(CatalogueModel):
-    """What every system's catalogue data holds besides its own lists: Caserne's decisions
-    (a system adds `system`, its `examples` and the rest)."""
+class ExampleData(CatalogueModel):
+    """A list of the text (or Caserne's own), with the total and the errors it must give."""
 
+    id: str
+    name: str
+    printed_total: int = 0
+    expected_issue_codes: list[str] = []
+
+
+class SystemCatalogue(CatalogueModel):
+    """What every system's catalogue data holds: its identity, its example lists and
+    Caserne's decisions (a system narrows `system` and `examples`, and adds its lists)."""
+
+    system: SystemInfo
+    examples: Sequence[ExampleData]
     notes: list[Note] = []
 
 
@@ -118,19 +129,8 @@ def duplicate_ids(kind: str, ids: Sequence[str]) -> list[str]:
     return problems
 
 
-class PrintedExample(Protocol):
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def printed_total(self) -> int: ...
-    @property
-    def expected_issue_codes(self) -> list[str]: ...
-
-
 def example_rosters(
-    examples: Sequence[PrintedExample], documents: Sequence[dict[str, Any]]
+    examples: Sequence[ExampleData], documents: Sequence[dict[str, Any]]
 ) -> list[ExampleRoster]:
     """The catalogue's example rosters, each with its roster document."""
     return [

@@ -12,7 +12,6 @@ from typing import (
     Any,
     ClassVar,
     Generic,
-    Protocol,
     TypeVar,
     get_args,
     get_origin,
@@ -43,7 +42,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
-from app.systems.building import PrintedExample, example_rosters
+from app.systems.building import SystemCatalogue, example_rosters
 from app.systems.outputs import (
     CatalogueOut,
     DecisionOut,
@@ -70,36 +69,6 @@ __all__ = [
 NO_NAME = "Liste sans nom"
 
 
-class SystemInfo(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def rules_version(self) -> str: ...
-    @property
-    def catalogue_version(self) -> str: ...
-
-
-class NoteData(Protocol):
-    @property
-    def id(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-
-
-class CatalogueData(Protocol):
-    """What every system's catalogue model holds: its identity, the text's examples and
-    Caserne's decisions."""
-
-    @property
-    def system(self) -> SystemInfo: ...
-    @property
-    def examples(self) -> Sequence[PrintedExample]: ...
-    @property
-    def notes(self) -> Sequence[NoteData]: ...
-
-
 class RosterBase(BaseModel):
     """Fields every roster document has; a system adds `system` (its id as a Literal),
     `entries` and `extras` with its own types (api-v1.md, "Roster documents")."""
@@ -110,7 +79,7 @@ class RosterBase(BaseModel):
     points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
 
 
-CatalogueT = TypeVar("CatalogueT", bound=CatalogueData)
+CatalogueT = TypeVar("CatalogueT", bound=SystemCatalogue)
 UnitT = TypeVar("UnitT", bound=BaseModel)
 RosterT = TypeVar("RosterT", bound=RosterBase)
 ScoreT = TypeVar("ScoreT", bound=BaseModel)
@@ -301,7 +270,7 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         `more` computes from the parsed document."""
         outputs = []
         for example, document in zip(self.data.examples, self.example_documents(), strict=True):
-            fields = example.model_dump(include=set(model.model_fields))  # type: ignore[attr-defined]
+            fields = example.model_dump(include=set(model.model_fields))
             extra = more(self.roster_model.model_validate(document)) if more else {}
             outputs.append(model.model_validate({**fields, "document": document, **extra}))
         return outputs

@@ -65,11 +65,9 @@ class ExampleEntry(CatalogueModel):
     count: int = Field(1, ge=1)
 
 
-class Example(CatalogueModel):
+class Example(building.ExampleData):
     """A band the text describes, with the issues Caserne expects of it."""
 
-    id: str
-    name: str
     entries: list[ExampleEntry]
     source: str
     printed_total: Literal[0] = Field(0, description="No points in Bastos: always 0.")

@@ -125,9 +125,7 @@ class ExampleEntry(CatalogueModel):
     group: Literal["renfort"] | None = None
 
 
-class Example(CatalogueModel):
-    id: str
-    name: str
+class Example(building.ExampleData):
     printed_total: int
     points_limit: int | None
     hidden_moves: list[HiddenMoveId] = []

@@ -63,7 +63,7 @@ class CatalogueTrooper(InfinityTrooper):
     ava: Availability | None = None
 
 
-class Example(CatalogueModel):
+class Example(building.ExampleData):
     """An example list written by Caserne, with the error and warning codes it must give."""
 
     id: Id

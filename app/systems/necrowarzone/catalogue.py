@@ -118,9 +118,7 @@ class ExampleEntry(CatalogueModel):
     count: int = Field(1, ge=1)
 
 
-class Example(CatalogueModel):
-    id: str
-    name: str
+class Example(building.ExampleData):
     printed_total: int = Field(0, description="The text prints no gang, and no points.")
     entries: list[ExampleEntry]
     source: str

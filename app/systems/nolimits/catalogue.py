@@ -240,11 +240,9 @@ class ExampleEntry(CatalogueModel):
     battle_standard: bool = False
 
 
-class Example(CatalogueModel):
+class Example(building.ExampleData):
     """A roster of Caserne's own (the text prints none): `printed_total` is what Caserne gives."""
 
-    id: str
-    name: str
     printed_total: int
     points_limit: int | None
     entries: list[ExampleEntry]
