@@ -50,6 +50,7 @@ from app.systems.outputs import (
     ExampleOut,
     ExampleOutT,
     ItemOut,
+    PricedOut,
 )
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "DescribedOut",
     "ExampleOut",
     "ItemOut",
+    "PricedOut",
     "RosterBase",
     "empty_roster",
     "narrowed_models",

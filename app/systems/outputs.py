@@ -21,6 +21,12 @@ class DescribedOut(ItemOut):
     source: str
 
 
+class PricedOut(DescribedOut):
+    """A described item with its price in points."""
+
+    points: int
+
+
 class DecisionOut(ItemOut):
     """One of Caserne's decisions where a rule text is unclear, as catalogues show it."""
 

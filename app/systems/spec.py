@@ -41,7 +41,7 @@ class SystemSpec:
 
     id: str
     build: Builder
-    pages: "type[SystemPages] | None" = None
+    pages: "type[SystemPages[Any]] | None" = None
     api: ApiExtension | None = None
     data_dir: Path | None = None
 

@@ -3,7 +3,7 @@ remove, undo) is applied, and which summary lines each row shows."""
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 from starlette.datastructures import FormData
@@ -16,7 +16,9 @@ class SystemForms(Protocol):
     """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
 
     system_id: str
-    creator: ClassVar[bool]
+
+    @property
+    def creator(self) -> bool: ...
 
     def context(self) -> dict[str, Any]: ...
 

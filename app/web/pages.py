@@ -1,6 +1,7 @@
 """All HTML routes: home, the per-system pages, rosters and shares."""
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
@@ -13,7 +14,7 @@ from app.web.system_pages import SystemPages
 
 def system_pages(
     systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
-) -> dict[str, SystemPages]:
+) -> dict[str, SystemPages[Any]]:
     """Each system's pages: its spec's, or the generic editor's fields alone."""
     pages_of = {spec.id: spec.pages for spec in specs}
     return {

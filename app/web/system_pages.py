@@ -13,7 +13,7 @@ the same row instead of adding one.
 """
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
@@ -45,19 +45,35 @@ class EditedEntry:
         return self.roster.name or "Liste sans nom"
 
 
-class SystemPages:
-    """Routes under /<system id>/; subclasses say which pages they have and fill in the
-    form readers. This class alone serves a system through the generic editor only."""
+SystemT = TypeVar("SystemT", bound=AnySystem)
 
-    catalogue_page: ClassVar[bool] = False
-    creator: ClassVar[bool] = False
+
+class SystemPages(Generic[SystemT]):
+    """Routes under /<system id>/; subclasses say which pages they have and fill in the
+    form readers. This class alone serves a system through the generic editor only.
+    `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
+
+    # The pages a system has besides the editor: "catalogue", "creator".
+    offers: ClassVar[frozenset[str]] = frozenset()
     # The keys of an entry that the creator makes (`custom_entry`); editing a row replaces
     # these and keeps the others (count, group, placement...).
     creator_keys: ClassVar[tuple[str, ...]] = ("unit", "custom", "name")
 
-    def __init__(self, system: AnySystem) -> None:
-        self.system = system
+    def __init__(self, system: SystemT) -> None:
+        self.system: SystemT = system
         self.system_id = system.id
+
+    @property
+    def engine(self) -> SystemT:
+        return self.system
+
+    @property
+    def catalogue_page(self) -> bool:
+        return "catalogue" in self.offers
+
+    @property
+    def creator(self) -> bool:
+        return "creator" in self.offers
 
     @property
     def score(self) -> bool:
@@ -74,7 +90,12 @@ class SystemPages:
 
     def context(self) -> dict[str, Any]:
         """What the templates need of the catalogue (for every page of the system)."""
-        return {"cat": self.system.catalogue()}
+        catalogue = self.system.catalogue()
+        return {"cat": catalogue, **self.catalogue_context(catalogue)}
+
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
+        """What a system's templates need besides its catalogue `cat` (lookups by id...)."""
+        return {}
 
     def default_unit(self) -> dict[str, Any]:
         """The creator's starting form values."""

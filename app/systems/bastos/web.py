@@ -78,19 +78,11 @@ def band_choices(result: Any) -> list[tuple[str, str]]:
     return [(value, label) for value, label in seen.items()]
 
 
-class BastosPages(SystemPages):
-    catalogue_page = True
-    creator = True
+class BastosPages(SystemPages[BastosSystem]):
+    offers = frozenset({"catalogue", "creator"})
 
-    @property
-    def engine(self) -> BastosSystem:
-        assert isinstance(self.system, BastosSystem)
-        return self.system
-
-    def context(self) -> dict[str, Any]:
-        cat: Any = self.system.catalogue()
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "cat": cat,
             "weapons": {weapon.id: weapon for weapon in cat.weapons},
             "optional_rules": OPTIONAL_RULES,
             "pct": percent,

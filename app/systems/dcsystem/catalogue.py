@@ -58,6 +58,8 @@ class WeaponRule(CatalogueModel):
 
 
 class Boost(CatalogueModel):
+    """An item that adds dice to a weapon's pool (Puissance de tir, Force)."""
+
     weapon: ItemId
     dice: int = Field(ge=1)
 
@@ -151,6 +153,7 @@ class Catalogue(building.SystemCatalogue):
     examples: list[Example]
 
     def item(self, item_id: str) -> Item:
+        """A capacité, équipement or handicap by id (KeyError when unknown)."""
         return self.find("items", item_id)  # type: ignore[no-any-return]
 
     def unit(self, unit_id: str) -> Unit:

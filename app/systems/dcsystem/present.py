@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
-from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut, PricedOut
 from app.systems.dcsystem.catalogue import Dice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
@@ -23,15 +23,13 @@ class DcsystemLevelOut(BaseModel):
     handicaps: int
 
 
-class DcsystemItemOut(DescribedOut):
+class DcsystemItemOut(PricedOut):
     kind: Literal["capacite", "equipement", "handicap"]
-    points: int
     brings: str | None = None
 
 
-class DcsystemHiddenMoveOut(DescribedOut):
+class DcsystemHiddenMoveOut(PricedOut):
     kind: Literal["coup_cache"] = "coup_cache"
-    points: int
 
 
 class DcsystemUnitOut(ItemOut):

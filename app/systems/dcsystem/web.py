@@ -5,20 +5,18 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from app.systems.dcsystem import DcSystem
 from app.web.forms import int_or_raw
 from app.web.system_pages import SystemPages
 
 
-class DcsystemPages(SystemPages):
-    catalogue_page = True
-    creator = True
+class DcsystemPages(SystemPages[DcSystem]):
+    offers = frozenset({"catalogue", "creator"})
 
-    def context(self) -> dict[str, Any]:
-        cat = self.system.catalogue()
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "cat": cat,
-            "units": {unit.id: unit for unit in cat.units},  # type: ignore[attr-defined]
-            "items": {item.id: item for item in cat.items},  # type: ignore[attr-defined]
+            "units": {unit.id: unit for unit in cat.units},
+            "items": {item.id: item for item in cat.items},
         }
 
     def default_unit(self) -> dict[str, Any]:

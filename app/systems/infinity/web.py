@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.roster_service import StaleVersion
+from app.systems.infinity import InfinitySystem
 from app.systems.infinity.forms import (
     ava_value,
     entry_count,
@@ -82,14 +83,11 @@ DEFAULT_TROOPER: dict[str, Any] = {
 }
 
 
-class InfinityPages(SystemPages):
-    catalogue_page = True
-    creator = True
+class InfinityPages(SystemPages[InfinitySystem]):
+    offers = frozenset({"catalogue", "creator"})
 
-    def context(self) -> dict[str, Any]:
-        cat: Any = self.system.catalogue()
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "cat": cat,
             "units": {unit.id: unit for unit in cat.units},
             "skills": {skill.id: skill for skill in cat.skills},
             "equipment": {item.id: item for item in cat.equipment},

@@ -58,19 +58,11 @@ def roll_text(score: int) -> str:
     return read_roll(score)[0]
 
 
-class NecrowarzonePages(SystemPages):
-    catalogue_page = True
-    creator = True
+class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
+    offers = frozenset({"catalogue", "creator"})
 
-    @property
-    def engine(self) -> NecrowarzoneSystem:
-        assert isinstance(self.system, NecrowarzoneSystem)
-        return self.system
-
-    def context(self) -> dict[str, Any]:
-        cat: Any = self.system.catalogue()
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "cat": cat,
             "characteristics": CHARACTERISTICS,
             "figures": {f.id: f for f in cat.figures},
             "covers": [m for m in cat.modifiers if m.group == "couvert"],

@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.systems.base import CostLine
-from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut, PricedOut
 from app.systems.nolimits.catalogue import (
     Catalogue,
     NolimitsScoreRules,
@@ -85,14 +85,12 @@ class NolimitsWeaponOut(ItemOut):
     note: str
 
 
-class NolimitsWeaponRuleOut(DescribedOut):
+class NolimitsWeaponRuleOut(PricedOut):
     kind: Literal["regle_d_arme"] = "regle_d_arme"
-    points: int
 
 
-class NolimitsAbilityOut(DescribedOut):
+class NolimitsAbilityOut(PricedOut):
     kind: Literal["habilete"] = "habilete"
-    points: int
     printed: bool = Field(description="Whether the text prints the ability's rule.")
 
 

@@ -55,20 +55,12 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
     return weapon
 
 
-class NolimitsPages(SystemPages):
-    catalogue_page = True
-    creator = True
+class NolimitsPages(SystemPages[NolimitsSystem]):
+    offers = frozenset({"catalogue", "creator"})
     creator_keys = (*SystemPages.creator_keys, "category")
 
-    @property
-    def engine(self) -> NolimitsSystem:
-        assert isinstance(self.system, NolimitsSystem)
-        return self.system
-
-    def context(self) -> dict[str, Any]:
-        cat = self.engine.catalogue()
+    def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "cat": cat,
             "units": {unit.id: unit for unit in cat.units},
             "profiles": {profile.id: profile for profile in cat.profiles},
             "weapons": {weapon.id: weapon for weapon in cat.weapons},
