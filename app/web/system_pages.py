@@ -12,6 +12,7 @@ how to turn it back into form values (`values_from_entry`); the creator then sav
 the same row instead of adding one.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -46,6 +47,12 @@ class EditedEntry:
 
 
 SystemT = TypeVar("SystemT", bound=AnySystem)
+ItemT = TypeVar("ItemT")
+
+
+def by_id(items: Iterable[ItemT]) -> dict[str, ItemT]:
+    """A catalogue list by id, as templates look its items up."""
+    return {item.id: item for item in items}  # type: ignore[attr-defined]
 
 
 class SystemPages(Generic[SystemT]):

@@ -4,7 +4,7 @@ Checked at start-up; every problem is reported at once, with the key it concerns
 Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 """
 
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from pydantic import ConfigDict, Field
 
@@ -88,10 +88,11 @@ class Catalogue(building.SystemCatalogue):
     examples: list[Example]
 
     def weapon(self, weapon_id: str) -> Weapon:
-        return self.find("weapons", weapon_id)  # type: ignore[no-any-return]
+        """A row of the weapon table by id (KeyError when unknown)."""
+        return cast(Weapon, self.find("weapons", weapon_id))
 
     def figure(self, figure_id: str) -> SampleFigure:
-        return self.find("figures", figure_id)  # type: ignore[no-any-return]
+        return cast(SampleFigure, self.find("figures", figure_id))
 
     def rep_level(self, rep: int) -> RepLevel | None:
         return self.find("reps", rep, by="rep") if self.has("reps", rep, by="rep") else None

@@ -24,7 +24,7 @@ from app.systems.bastos.present import OPTIONAL_RULES, percent, weapon_text
 from app.systems.bastos.reactions import LABELS
 from app.web.forms import int_or_raw
 from app.web.render import is_htmx, render
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, by_id
 
 STATIC = Path(__file__).parent / "static"
 # The pages' own stylesheet and script, served from this package (the CSP allows our origin
@@ -83,7 +83,7 @@ class BastosPages(SystemPages[BastosSystem]):
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "weapons": {weapon.id: weapon for weapon in cat.weapons},
+            "weapons": by_id(cat.weapons),
             "optional_rules": OPTIONAL_RULES,
             "pct": percent,
             "weapon_text": weapon_text,

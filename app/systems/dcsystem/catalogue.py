@@ -53,6 +53,8 @@ class Balance(CatalogueModel):
 
 
 class WeaponRule(CatalogueModel):
+    """Which dice a weapon item gives: shooting (white) or close combat (yellow)."""
+
     type: Literal["tir", "cc"]
     dice: int = Field(ge=1)
 
@@ -60,8 +62,8 @@ class WeaponRule(CatalogueModel):
 class Boost(CatalogueModel):
     """An item that adds dice to a weapon's pool (Puissance de tir, Force)."""
 
-    weapon: ItemId
     dice: int = Field(ge=1)
+    weapon: ItemId
 
 
 class Item(CatalogueModel):

@@ -7,17 +7,14 @@ from starlette.datastructures import FormData
 
 from app.systems.dcsystem import DcSystem
 from app.web.forms import int_or_raw
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, by_id
 
 
 class DcsystemPages(SystemPages[DcSystem]):
     offers = frozenset({"catalogue", "creator"})
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
-        return {
-            "units": {unit.id: unit for unit in cat.units},
-            "items": {item.id: item for item in cat.items},
-        }
+        return {"units": by_id(cat.units), "items": by_id(cat.items)}
 
     def default_unit(self) -> dict[str, Any]:
         return {"name": "", "level": 2, "items": ["arme_tir_2", "gilet_de_protection"]}

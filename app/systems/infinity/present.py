@@ -28,6 +28,8 @@ COLOURS = {
 
 
 class InfinityRulesOut(BaseModel):
+    """The numbers of army building (L81, L85, L117, L141)."""
+
     points_per_swc: int
     max_group_size: int
     mines_per_trooper: int
@@ -36,19 +38,19 @@ class InfinityRulesOut(BaseModel):
 
 
 class InfinityFactionOut(ItemOut):
+    """A faction of the catalogue: Caserne's own invention, never Corvus Belli's."""
+
     kind: Literal["faction"] = "faction"
+    units: list[str]
     invented: bool = Field(description="True: invented by Caserne, no Corvus Belli profile.")
     note: str
     source: str
-    units: list[str]
 
 
-class InfinitySkillOut(DescribedOut):
-    kind: Literal["competence"] = "competence"
+class InfinityTermOut(DescribedOut):
+    """A skill or a piece of equipment of the glossary, with its line."""
 
-
-class InfinityEquipmentOut(DescribedOut):
-    kind: Literal["equipement"] = "equipement"
+    kind: Literal["competence", "equipement"]
 
 
 class InfinityUnitOut(InfinityTrooper):
@@ -71,8 +73,8 @@ class InfinityCatalogue(CatalogueOut):
     system: Literal["infinity"] = "infinity"
     rules: InfinityRulesOut
     factions: list[InfinityFactionOut]
-    skills: list[InfinitySkillOut]
-    equipment: list[InfinityEquipmentOut]
+    skills: list[InfinityTermOut]
+    equipment: list[InfinityTermOut]
     units: list[InfinityUnitOut]
     examples: list[InfinityExampleOut]
 
@@ -101,8 +103,8 @@ def catalogue_output(
             )
             for faction in data.factions
         ],
-        skills=[InfinitySkillOut(**skill.model_dump()) for skill in data.skills],
-        equipment=[InfinityEquipmentOut(**item.model_dump()) for item in data.equipment],
+        skills=[InfinityTermOut(**s.model_dump(), kind="competence") for s in data.skills],
+        equipment=[InfinityTermOut(**e.model_dump(), kind="equipement") for e in data.equipment],
         units=[
             InfinityUnitOut(**unit_definition(unit), faction=unit.faction) for unit in data.units
         ],

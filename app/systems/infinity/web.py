@@ -37,7 +37,7 @@ from app.systems.infinity.models import (
 from app.web.forms import field_errors, int_or_raw
 from app.web.render import html_error
 from app.web.rosters import create_and_open, editable, empty_document, redirect, services
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, by_id
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
 KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
@@ -88,9 +88,9 @@ class InfinityPages(SystemPages[InfinitySystem]):
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "units": {unit.id: unit for unit in cat.units},
-            "skills": {skill.id: skill for skill in cat.skills},
-            "equipment": {item.id: item for item in cat.equipment},
+            "units": by_id(cat.units),
+            "skills": by_id(cat.skills),
+            "equipment": by_id(cat.equipment),
             "known_skills": KNOWN_SKILLS,
             "attributes": ATTRIBUTES,
             "infinity_css": STYLESHEET_URL,

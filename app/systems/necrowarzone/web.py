@@ -15,7 +15,7 @@ from app.systems.necrowarzone.models import CHARACTERISTICS
 from app.systems.necrowarzone.shooting import NecrowarzoneShotRequest, read_roll
 from app.web.forms import field_errors, int_or_raw, roster_choices
 from app.web.render import render
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, by_id
 
 WEAPON_ROWS = 3  # weapon rows the creator offers (one more on demand)
 MAX_WEAPON_ROWS = 20  # a figure carries 20 weapons at most (models.py)
@@ -64,7 +64,7 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
             "characteristics": CHARACTERISTICS,
-            "figures": {f.id: f for f in cat.figures},
+            "figures": by_id(cat.figures),
             "covers": [m for m in cat.modifiers if m.group == "couvert"],
             "conditions": [m for m in cat.modifiers if m.group == "condition"],
             "shot_form": SHOT_DEFAULTS,

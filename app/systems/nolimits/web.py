@@ -11,7 +11,7 @@ from starlette.datastructures import FormData
 from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
 from app.web.forms import error_text, int_or_raw
 from app.web.render import render
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, by_id
 
 WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
 HOUSE_RULE_ROWS = 2
@@ -61,13 +61,13 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "units": {unit.id: unit for unit in cat.units},
-            "profiles": {profile.id: profile for profile in cat.profiles},
-            "weapons": {weapon.id: weapon for weapon in cat.weapons},
-            "abilities": {ability.id: ability for ability in cat.abilities},
-            "categories": {category.id: category for category in cat.categories},
-            "sizes": {size.id: size for size in cat.sizes},
-            "vehicle_types": {kind.id: kind for kind in cat.vehicle_types},
+            "units": by_id(cat.units),
+            "profiles": by_id(cat.profiles),
+            "weapons": by_id(cat.weapons),
+            "abilities": by_id(cat.abilities),
+            "categories": by_id(cat.categories),
+            "sizes": by_id(cat.sizes),
+            "vehicle_types": by_id(cat.vehicle_types),
             "characteristics": CHARACTERISTICS,
             "bands": BANDS,
         }
