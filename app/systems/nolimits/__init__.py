@@ -38,7 +38,7 @@ from app.systems.nolimits.models import (
 from app.systems.nolimits.present import NolimitsCatalogue, NolimitsExampleOut, catalogue_parts
 from app.systems.nolimits.pricing import NolimitsCost, Pricer
 from app.systems.nolimits.rosters import NolimitsResult, validate_roster
-from app.systems.nolimits.rules import BuildingProfile, building_profile
+from app.systems.nolimits.rules import NolimitsBuildingProfile, building_profile
 from app.systems.nolimits.score import NolimitsScoreRequest, score
 from app.systems.nolimits.summary import summary_lines
 
@@ -88,7 +88,7 @@ class NolimitsSystem(
     def cost(self, unit: NolimitsUnitBase, /) -> NolimitsCost:
         return self.pricer.cost(unit)
 
-    def building(self, request: Any) -> BuildingProfile:
+    def building(self, request: Any) -> NolimitsBuildingProfile:
         """A building's EN, SV and PV, from the materials table (L277-282)."""
         return building_profile(self.data, request.material, request.size_in)
 

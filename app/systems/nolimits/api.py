@@ -5,9 +5,11 @@ from pydantic import BaseModel
 
 from app.api.v1.systems import Calculation, extension
 from app.systems.nolimits import NolimitsSystem
-from app.systems.nolimits.rules import BuildingProfile
+from app.systems.nolimits.rules import NolimitsBuildingProfile
 
 
 def nolimits_router(system: NolimitsSystem) -> tuple[APIRouter, list[type[BaseModel]]]:
     body = system.building_model
-    return extension(system, Calculation("building", body, system.building, BuildingProfile))
+    return extension(
+        system, Calculation("building", body, system.building, NolimitsBuildingProfile)
+    )

@@ -75,7 +75,7 @@ def effective_size(catalogue: Catalogue, unit: NolimitsUnitBase) -> tuple[str, s
     return unit.size or from_mm or "moyenne", from_mm
 
 
-class BuildingProfile(BaseModel):
+class NolimitsBuildingProfile(BaseModel):
     """What a building of one material and size has (table L277-282)."""
 
     material: str
@@ -91,10 +91,12 @@ def building_pv(size_in: int, pv: int, per_inches: int) -> int:
     return max(1, size_in * pv // per_inches)
 
 
-def building_profile(catalogue: Catalogue, material_id: str, size_in: int) -> BuildingProfile:
+def building_profile(
+    catalogue: Catalogue, material_id: str, size_in: int
+) -> NolimitsBuildingProfile:
     """EN, SV and PV of a building of `size_in` inches in one material (L273-282, note 9)."""
     material = catalogue.material(material_id)
-    return BuildingProfile(
+    return NolimitsBuildingProfile(
         material=material.id,
         name=material.name,
         size_in=size_in,
