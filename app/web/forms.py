@@ -1,12 +1,16 @@
 """Small helpers shared by the HTML form handlers."""
 
 import copy
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import Request
+from fastapi import Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
+from app.db import SessionDep
 from app.store import rosters as store
 from app.store.models import Roster
 from app.web.access import my_roster_ids, token_for
@@ -171,3 +175,16 @@ def my_rosters(request: Request, session: Session) -> list[Roster]:
 
 def roster_choices(request: Request, session: Session, system_id: str) -> list[Roster]:
     return [r for r in my_rosters(request, session) if r.system == system_id]
+
+
+FormHandler = Callable[[Request, Session, FormData], Response]
+
+
+def with_form(handler: FormHandler) -> Callable[[Request, Session], Awaitable[Response]]:
+    """An endpoint that reads the form, then runs `handler` in the thread pool."""
+
+    async def endpoint(request: Request, session: SessionDep) -> Response:
+        form = await request.form()
+        return await run_in_threadpool(handler, request, session, form)
+
+    return endpoint

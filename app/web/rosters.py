@@ -1,7 +1,7 @@
 """Roster pages: create, edit (one form, saved on every change), share, duplicate."""
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -32,7 +32,7 @@ from app.web.editor_form import (
     entry_ref,
     lines_per_entry,
 )
-from app.web.forms import count_bounds, field_errors, int_or_raw, repaired
+from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
 from app.web.render import html_error, is_htmx, render
 
 
@@ -123,17 +123,6 @@ def add_entry_to_roster(
 
 
 UNKNOWN_SYSTEM = "Système de jeu inconnu."
-FormHandler = Callable[[Request, Session, FormData], Response]
-
-
-def with_form(handler: FormHandler) -> Callable[[Request, Session], Awaitable[Response]]:
-    """An endpoint that reads the form, then runs `handler` in the thread pool."""
-
-    async def endpoint(request: Request, session: SessionDep) -> Response:
-        form = await request.form()
-        return await run_in_threadpool(handler, request, session, form)
-
-    return endpoint
 
 
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
