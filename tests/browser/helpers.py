@@ -2,9 +2,30 @@
 
 import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, Response
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+
+IN_VIEW = """(elements) => elements.some((el) => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return false;
+  if (r.top < 0 || r.bottom > window.innerHeight) return false;
+  // Visible, not covered: the element itself is what is hit at its centre.
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit !== null && (el === hit || el.contains(hit) || hit.contains(el));
+})"""
+
+NOT_COVERED = """(el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit === el || el.contains(hit);
+}"""
 
 # Counts the HTMX requests in flight (add it with `page.add_init_script`).
 TRACK_HTMX = """
@@ -69,3 +90,43 @@ def open_new_list(page: Page, system: str, example: str | None = None) -> str:
     )
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
     return urlsplit(page.url).path
+
+
+def run_axe(page: Page) -> list[dict[str, Any]]:
+    # Evaluated through the DevTools protocol: the pages' CSP allows no injected <script>.
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    violations: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations"""
+    )
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def csp_refusals(page: Page) -> list[str]:
+    """What the Content-Security-Policy refuses on this page from now on (console reports)."""
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    return refused
+
+
+def check_system_pages(page: Page, system: str, example: str, viewport: dict[str, int]) -> None:
+    """A system's catalogue, creator, the editor of one of its examples and that list's
+    share page: nothing scrolls sideways, axe-core finds no serious or critical violation,
+    the Content-Security-Policy refuses nothing."""
+    refused = csp_refusals(page)
+    editor = open_new_list(page, system, example)
+    page.locator("#share").click()
+    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+    share = urlsplit(page.url).path
+    found = {}
+    for path in (f"/{system}/catalogue", f"/{system}/createur", editor, share):
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], (path, width)
+        if violations := run_axe(page):
+            found[path] = violations
+    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
+    assert refused == []

@@ -14,11 +14,11 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.helpers import (
     TRACK_HTMX,
     assert_same_document,
+    check_system_pages,
+    csp_refusals,
     htmx_post,
     mark_document,
-    open_new_list,
 )
-from tests.browser.test_pages_fit import run_axe
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +38,7 @@ BAND = "Les Durs [test]"
 def test_create_a_figure_build_a_band_ask_the_odds_and_share(page: Page, live_server: str) -> None:
     page.add_init_script(TRACK_HTMX)
     page.set_viewport_size({"width": 390, "height": 844})
-    refused: list[str] = []  # what the Content-Security-Policy blocks, if anything
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+    refused = csp_refusals(page)
 
     # The creator opens on a Rep 4 figure with a revolver: L80 gives 4/9, 4/9, 1/9.
     page.goto(CREATOR)
@@ -155,18 +154,4 @@ def test_bastos_pages_fit_and_pass_axe(
     its odds panel, its share): nothing scrolls sideways, axe-core finds no serious or
     critical violation, the Content-Security-Policy refuses nothing."""
     page = new_context(viewport=viewport).new_page()
-    refused: list[str] = []
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
-    editor = open_new_list(page, "bastos", "section")
-    page.locator("#share").click()
-    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
-    share = urlsplit(page.url).path
-    found = {}
-    for path in ("/bastos/catalogue", "/bastos/createur", editor, share):
-        page.goto(path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= viewport["width"], (path, width)
-        if violations := run_axe(page):
-            found[path] = violations
-    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
-    assert refused == []
+    check_system_pages(page, "bastos", "section", viewport)

@@ -13,14 +13,15 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.helpers import (
+    IN_VIEW,
+    NOT_COVERED,
     TRACK_HTMX,
     assert_same_document,
+    check_system_pages,
     htmx_post,
     mark_document,
-    open_new_list,
     type_and_leave,
 )
-from tests.browser.test_pages_fit import IN_VIEW, NOT_COVERED, run_axe
 
 pytestmark = pytest.mark.browser
 
@@ -142,21 +143,7 @@ def test_infinity_pages_fit_and_pass_axe(
     share): nothing scrolls sideways, axe-core finds no serious or critical violation, the
     Content-Security-Policy refuses nothing."""
     page = new_context(viewport=viewport).new_page()
-    refused: list[str] = []  # the Content-Security-Policy says what it blocks on the console
-    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
-    editor = open_new_list(page, "infinity", "liste_a_corriger")  # issues shown everywhere
-    page.locator("#share").click()
-    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
-    share = urlsplit(page.url).path
-    found = {}
-    for path in ("/infinity/catalogue", "/infinity/createur", editor, share):
-        page.goto(path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= viewport["width"], (path, width)
-        if violations := run_axe(page):
-            found[path] = violations
-    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
-    assert refused == []
+    check_system_pages(page, "infinity", "liste_a_corriger", viewport)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])

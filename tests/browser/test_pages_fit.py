@@ -5,20 +5,16 @@ says so on its share page and in its exports."""
 
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
-from tests.browser.helpers import open_new_list
+from tests.browser.helpers import DESKTOP, IN_VIEW, NOT_COVERED, PHONE, open_new_list, run_axe
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 STATIC_PAGES = [
     "/",
     "/dcsystem/catalogue",
@@ -73,22 +69,6 @@ def test_no_page_scrolls_sideways_on_a_phone(lists: dict[str, Any]) -> None:
     page.close()
 
 
-IN_VIEW = """(elements) => elements.some((el) => {
-  const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0) return false;
-  if (r.top < 0 || r.bottom > window.innerHeight) return false;
-  // Visible, not covered: the element itself is what is hit at its centre.
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return hit !== null && (el === hit || el.contains(hit) || hit.contains(el));
-})"""
-
-NOT_COVERED = """(el) => {
-  const r = el.getBoundingClientRect();
-  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return hit === el || el.contains(hit);
-}"""
-
-
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
 @pytest.mark.parametrize(
     ("path", "controls"),
@@ -120,19 +100,6 @@ def test_the_creators_cost_stays_in_sight_and_never_covers_a_control(
         assert control.evaluate(NOT_COVERED), f"{selector} is covered at {viewport['width']} px"
         cost = page.locator("[data-points]")
         assert cost.evaluate_all(IN_VIEW), f"no cost in sight at {viewport['width']} px"
-
-
-def run_axe(page: Page) -> list[dict[str, Any]]:
-    # Evaluated through the DevTools protocol: the pages' CSP allows no injected <script>.
-    page.evaluate(AXE.read_text(encoding="utf-8"))
-    violations: list[dict[str, Any]] = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations"""
-    )
-    return [
-        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:3]]}
-        for v in violations
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.test_pages_fit import DESKTOP, PHONE, run_axe
+from tests.browser.helpers import DESKTOP, PHONE, run_axe
 
 pytestmark = pytest.mark.browser
 
