@@ -2,6 +2,7 @@
 unknown ids are refused with a French message (issue "Hardening", finding 5)."""
 
 import html
+import json
 from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import Any
@@ -14,7 +15,6 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.main import create_app
-from app.roster_service import ROSTER_MAX_BYTES
 from app.settings import Settings
 from app.store import rosters as store
 from app.systems.base import AnySystem
@@ -100,7 +100,13 @@ def test_an_unknown_unit_is_refused_in_french(browser: TestClient) -> None:
     assert api.status_code == 401  # never 409 on a roster the pages stored
 
 
-def test_a_roster_too_heavy_to_keep_is_refused_with_413(client: TestClient) -> None:
+def test_a_roster_too_heavy_to_keep_is_refused_with_413(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 1 (storage amplification): a roster or a share over its weight is refused with
+    413 and nothing is stored; a real 200-entry list stays under the limits."""
+    import app.roster_service as service
+
     heavy = {
         "system": "dcsystem",
         "name": "Lourde",
@@ -108,8 +114,30 @@ def test_a_roster_too_heavy_to_keep_is_refused_with_413(client: TestClient) -> N
             {"custom": {"level": 1, "items": ["arme_tir_1"]}, "name": "x" * 80} for _ in range(200)
         ],
     }
-    assert client.post("/api/v1/rosters", json=heavy).status_code == 201  # a real big list
-    assert ROSTER_MAX_BYTES < 1_000_000
+    created = client.post("/api/v1/rosters", json=heavy)
+    assert created.status_code == 201  # a real big list is kept
+    weight = len(json.dumps(created.json()["roster"], ensure_ascii=False).encode())
+    assert weight < service.ROSTER_MAX_BYTES
+    auth = {"Authorization": f"Bearer {created.json()['edit_token']}"}
+
+    monkeypatch.setattr(service, "SNAPSHOT_MAX_BYTES", weight)  # its snapshot weighs more
+    refused_share = client.post(f"/api/v1/rosters/{created.json()['id']}/shares", headers=auth)
+    assert refused_share.status_code == 413
+    assert refused_share.json()["errors"][0]["code"] == "share_too_large"
+
+    monkeypatch.setattr(service, "ROSTER_MAX_BYTES", weight - 1)
+    refused = client.post("/api/v1/rosters", json=heavy)
+    assert refused.status_code == 413
+    assert refused.json()["errors"][0]["code"] == "roster_too_large"
+    put = client.put(
+        f"/api/v1/rosters/{created.json()['id']}",
+        json=heavy,
+        headers={**auth, "If-Match": '"1"'},
+    )
+    assert put.status_code == 413
+    assert (
+        client.get(f"/api/v1/rosters/{created.json()['id']}", headers=auth).json()["version"] == 1
+    )  # nothing stored
 
 
 FIELD_VALUES = st.one_of(
