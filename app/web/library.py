@@ -20,7 +20,7 @@ from app.urls import public_base
 from app.web.access import cookie_name, remember, token_for
 from app.web.forms import count_bounds, field_errors, int_or_raw, my_rosters
 from app.web.render import html_error, render, templates
-from app.web.rosters import create_and_open, empty_document, redirect
+from app.web.rosters import create_and_open, editable, empty_document, redirect, services
 
 PARIS = ZoneInfo("Europe/Paris")
 MONTHS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
@@ -130,9 +130,6 @@ def stores_army(system: AnySystem) -> bool:
 def router(systems: Mapping[str, AnySystem]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
-    def service(request: Request, session: Session) -> RosterService:
-        return RosterService(session, request.app.state.systems)
-
     def library(
         request: Request,
         session: Session,
@@ -141,7 +138,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         confirm: LibraryItem | None = None,
         status: int = 200,
     ) -> Response:
-        roster_service = service(request, session)
+        roster_service = services(request, session)
         items = [library_item(request, roster_service, r) for r in my_rosters(request, session)]
         context = {
             "items": items,
@@ -153,12 +150,6 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         # The page holds edit links: never kept by a cache.
         response.headers["Cache-Control"] = "private, no-store"
         return response
-
-    def owned(request: Request, session: Session, roster_id: str) -> Roster | None:
-        try:
-            return service(request, session).authorize(roster_id, token_for(request, roster_id))
-        except RosterError:
-            return None
 
     def back(request: Request, kind: str, text: str, anchor: str = "") -> Response:
         response = redirect(request, f"/listes{anchor}")
@@ -178,12 +169,12 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
 
     @router.post("/listes/{roster_id}/renommer")
     async def rename(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = owned(request, session, roster_id)
+        roster = editable(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
         form = await request.form()
         name = str(form.get("name") or "").strip()
-        roster_service = service(request, session)
+        roster_service = services(request, session)
         try:
             document = roster_service.document(roster).model_dump(mode="json")
             parsed = roster_service.system(roster).roster_model.model_validate(
@@ -212,10 +203,10 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
 
     @router.post("/listes/{roster_id}/dupliquer")
     def duplicate(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = owned(request, session, roster_id)
+        roster = editable(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
-        roster_service = service(request, session)
+        roster_service = services(request, session)
         document = dict(roster.document)
         document["name"] = f"{roster.name or UNNAMED} (copie)"[:100]
         try:
@@ -237,11 +228,11 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
     @router.post("/listes/{roster_id}/supprimer")
     async def delete(roster_id: str, request: Request, session: SessionDep) -> Response:
         """Asks first (a page of its own, no script needed); deletes once confirmed."""
-        roster = owned(request, session, roster_id)
+        roster = editable(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
         form = await request.form()
-        roster_service = service(request, session)
+        roster_service = services(request, session)
         if form.get("confirm") != "oui":
             return library(request, session, confirm=library_item(request, roster_service, roster))
         name = roster.name or UNNAMED
