@@ -16,7 +16,6 @@ from sqlmodel import Session
 
 from app.store import rosters as store
 from app.store.models import Roster, Share
-from app.store.rosters import StaleVersion
 from app.systems.base import AnySystem, RosterResult, RosterSummary
 
 __all__ = [
@@ -75,6 +74,14 @@ class TooLarge(RosterError):
 
 class UnstorableText(RosterError):
     """Text that cannot be stored as UTF-8 (a lone surrogate, from a crafted form)."""
+
+
+class StaleVersion(RosterError):
+    """Another writer got in first: the roster is at version `current` now."""
+
+    def __init__(self, current: int) -> None:
+        self.current = current
+        super().__init__(f"current version is {current}")
 
 
 class StoredRosterInvalid(RosterError):
@@ -156,13 +163,16 @@ class RosterService:
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
         encoded(stored, "roster", ROSTER_MAX_BYTES)
-        return store.update_roster(
-            session=self.session,
-            roster=roster,
-            expected_version=expected_version,
-            name=stored.get("name", ""),
-            document=stored,
-        )
+        try:
+            return store.update_roster(
+                session=self.session,
+                roster=roster,
+                expected_version=expected_version,
+                name=stored.get("name", ""),
+                document=stored,
+            )
+        except store.StaleVersion as stale:
+            raise StaleVersion(stale.current) from None
 
     def append_entry(self, roster: Roster, entry: dict[str, Any]) -> Roster:
         """Adds one entry, retrying when another writer got in first. ValidationError when

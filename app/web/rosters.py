@@ -58,6 +58,17 @@ SAVE_REFUSED = (
 )
 
 
+def not_saved(error: RosterError) -> tuple[int, dict[str, str]]:
+    """The editor's status and message when a save is refused (the values stay shown)."""
+    if isinstance(error, StaleVersion):
+        text = (
+            "Cette liste a été modifiée ailleurs (autre onglet ou appareil). "
+            "Vos valeurs sont affichées : enregistrez à nouveau pour les garder."
+        )
+        return 409, {"kind": "warning", "text": text}
+    return (413 if isinstance(error, TooLarge) else 422), {"kind": "error", "text": SAVE_REFUSED}
+
+
 def refused(request: Request, error: RosterError) -> Response:
     """A roster service refusal as a page for people."""
     if isinstance(error, TooLarge):
@@ -269,30 +280,11 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             # A version that is no stored version (text, 2**63...) is simply stale.
             known = isinstance(expected, int) and 0 < expected < 2**31
             roster = service.replace(roster, expected if known else -1, parsed)
-        except StaleVersion:
-            return editor(
-                request,
-                roster,
-                stored,
-                parsed=parsed,
-                add=add,
-                status=409,
-                message={
-                    "kind": "warning",
-                    "text": "Cette liste a été modifiée ailleurs (autre onglet ou appareil). "
-                    "Vos valeurs sont affichées : enregistrez à nouveau pour les garder.",
-                },
-            )
         except RosterError as error:
             # Nothing is lost: the page keeps what was typed and says why it was not saved.
+            status, said = not_saved(error)
             return editor(
-                request,
-                roster,
-                stored,
-                parsed=parsed,
-                add=add,
-                status=413 if isinstance(error, TooLarge) else 422,
-                message={"kind": "error", "text": SAVE_REFUSED},
+                request, roster, stored, parsed=parsed, add=add, status=status, message=said
             )
         if form.get("action") == "share":
             try:

@@ -179,3 +179,20 @@ def test_no_form_input_gives_a_500(unlimited: TestClient, fields: dict[str, str]
     assert status in (200, 303, 409, 413, 422), status
     if status != 200 and status != 303:
         assert stored(browser, roster_id) == before  # nothing half-saved
+
+
+def test_adding_to_a_list_that_keeps_moving_is_a_conflict_not_a_500(
+    browser: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another writer wins every retry: the player is told to try again (409)."""
+    roster_id = editor_roster(browser)
+
+    def always_stale(**_: Any) -> Any:
+        raise store.StaleVersion(7)
+
+    monkeypatch.setattr(store, "update_roster", always_stale)
+    added = browser.post(
+        "/listes/ajouter", data={"system": "dcsystem", "add-unit": "jaffa", "roster": roster_id}
+    )
+    assert added.status_code == 409
+    assert "modifiée ailleurs" in html.unescape(added.text)

@@ -142,29 +142,34 @@ def option_label(trooper_name: str, option: InfinityTrooperOption | None, option
     return f"{trooper_name} ({option.name if option is not None else option_id})"
 
 
+def _beyond_pool(group: InfinityGroupOrders) -> tuple[str | None, list[str]]:
+    """What a group's pool does not say: its size at deployment when troopers wait in
+    reserve (L20), and the orders outside it, irregular (L14) and impetuous (L45)."""
+    deployment = None
+    if group.pool_at_deployment != group.pool:
+        deployment = f"{group.pool_at_deployment} au déploiement"
+    outside = []
+    if group.irregular_orders:
+        outside.append(counted(group.irregular_orders, "irrégulier"))
+    if group.impetuous_orders:
+        outside.append(counted(group.impetuous_orders, "impétueux", "impétueux"))
+    return deployment, outside
+
+
 def group_orders_text(group: InfinityGroupOrders) -> str:
     """ "8 ordres (6 au déploiement), 2 irréguliers, 1 impétueux" (L14, L20, L45, L85)."""
-    text = counted(group.pool, "ordre")
-    if group.pool_at_deployment != group.pool:
-        text += f" ({group.pool_at_deployment} au déploiement)"
-    if group.irregular_orders:
-        text += ", " + counted(group.irregular_orders, "irrégulier")
-    if group.impetuous_orders:
-        text += ", " + counted(group.impetuous_orders, "impétueux", "impétueux")
-    return text
+    deployment, outside = _beyond_pool(group)
+    text = counted(group.pool, "ordre") + (f" ({deployment})" if deployment else "")
+    return text + "".join(f", {more}" for more in outside)
 
 
 def group_total_label(group: InfinityGroupOrders) -> str:
     """Beside its pool (the total's value): "ordres au groupe 2, 3 au déploiement, + 4
     irréguliers, + 2 impétueux"."""
+    deployment, outside = _beyond_pool(group)
     label = f"{'ordre' if group.pool <= 1 else 'ordres'} au groupe {group.group}"
-    if group.pool_at_deployment != group.pool:
-        label += f", {group.pool_at_deployment} au déploiement"
-    if group.irregular_orders:
-        label += ", + " + counted(group.irregular_orders, "irrégulier")
-    if group.impetuous_orders:
-        label += ", + " + counted(group.impetuous_orders, "impétueux", "impétueux")
-    return label
+    label += f", {deployment}" if deployment else ""
+    return label + "".join(f", + {more}" for more in outside)
 
 
 def group_heading(number: int, group: InfinityGroupOrders | None) -> str:
