@@ -7,16 +7,15 @@ from sqlalchemy import JSON, Column, DateTime
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
+from app.dates import as_utc
+
+__all__ = ["JsonDocument", "Roster", "Share", "as_utc", "utcnow"]
+
 JsonDocument = JSON().with_variant(JSONB(), "postgresql")
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def as_utc(moment: datetime) -> datetime:
-    """A stored time with its zone: SQLite gives naive datetimes, which are UTC here."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class Roster(SQLModel, table=True):

@@ -3,15 +3,14 @@ edit link), and the new-list form that stores a list only once it has been asked
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 from urllib.parse import quote, unquote
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
+from app.dates import french_datetime
 from app.db import SessionDep
 from app.roster_service import RosterError, RosterService, StoredRosterInvalid, check
 from app.store.models import Roster, as_utc
@@ -22,10 +21,6 @@ from app.web.forms import count_bounds, field_errors, int_or_raw, my_rosters
 from app.web.render import html_error, render, templates
 from app.web.rosters import create_and_open, editable, empty_document, redirect, services
 
-PARIS = ZoneInfo("Europe/Paris")
-MONTHS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-          "septembre", "octobre", "novembre", "décembre"]  # fmt: skip
-
 # A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
 FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
@@ -34,13 +29,6 @@ HEADLINE_TOTALS = 2
 NOT_HERE = "Cette liste n'est pas dans ce navigateur."
 STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
 BAD_NAME = "Nom refusé : 100 caractères au plus, sans caractère invalide."
-
-
-def french_datetime(moment: datetime) -> str:
-    """« 30 novembre 2026 à 14 h 05 », in Paris time (a naive time is UTC, as SQLite gives it)."""
-    local = as_utc(moment).astimezone(PARIS)
-    day = "1er" if local.day == 1 else str(local.day)
-    return f"{day} {MONTHS[local.month - 1]} {local.year} à {local.hour} h {local.minute:02d}"
 
 
 def edit_link(request: Request, roster_id: str) -> str | None:

@@ -4,13 +4,13 @@ Shares never change, so each process remembers a share's ETag and its rendered p
 conditional request is answered without the database, a repeated one without rendering.
 """
 
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from app.dates import french_date
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
 from app.http_cache import Memo, immutable_headers, not_modified
@@ -100,7 +100,7 @@ def router() -> APIRouter:
             "share_url": share_url,
             "bbcode": to_bbcode(summary, share_url),
             "og_description": og_description(summary),
-            "created_at": _french_date(shared.created_at),
+            "created_at": french_date(shared.created_at),
             "catalogue_version": shared.catalogue_version,
             "edit_link": None,
         }
@@ -121,11 +121,3 @@ def router() -> APIRouter:
         return response
 
     return router
-
-
-MONTHS = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-          "septembre", "octobre", "novembre", "décembre"]  # fmt: skip
-
-
-def _french_date(moment: datetime) -> str:
-    return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}"

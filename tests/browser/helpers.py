@@ -8,6 +8,14 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, Response
 
+# French dates as the pages write them (« 1er décembre 2026 à 9 h 05 »). Playwright runs a
+# Python pattern as a JavaScript one, where `\w` is ASCII only (it never matches « é » or
+# « û »): the month is spelled out, never matched by a character class.
+FRENCH_MONTHS = (
+    "janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre"
+)
+FRENCH_DATETIME = re.compile(rf"\b\d{{1,2}}(er)? ({FRENCH_MONTHS}) \d{{4}} à \d{{1,2}} h \d\d\b")
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"

@@ -4,11 +4,18 @@ the keyboard alone, and « Nouvelle liste » stores nothing until the form is se
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
+from sqlalchemy import update
+
+from app.dates import PARIS
+from app.db import make_engine
+from app.store.models import Roster
+from tests.browser.helpers import FRENCH_DATETIME
 
 pytestmark = pytest.mark.browser
 
@@ -82,9 +89,7 @@ def test_library_fits_a_phone_and_every_action_works_with_the_keyboard(
     sg_card = card_of(page, sg)
     expect(sg_card).to_contain_text("203 / 200 points")
     expect(sg_card).to_contain_text("Liste non valide")
-    expect(sg_card).to_contain_text(
-        re.compile(r"Modifiée le \d{1,2}(er)? \w+ \d{4} à \d{1,2} h \d\d")
-    )
+    expect(sg_card).to_contain_text(re.compile(f"Modifiée le {FRENCH_DATETIME.pattern}"))
     expect(card_of(page, bastos)).to_contain_text("2 Figurines")
     expect(card_of(page, bastos)).not_to_contain_text("points")
 
@@ -199,3 +204,32 @@ def test_new_list_is_stored_only_when_the_form_is_sent(
     expect(page.locator("#points-limit")).to_have_value("200")
     page.goto("/listes")
     expect(cards(page)).to_have_count(1)
+
+
+def test_the_change_date_reads_in_every_month(
+    new_context: Callable[..., BrowserContext], database_url: str
+) -> None:
+    """The card's date on the first day of each month (the server's clock, as stored): the
+    page's pattern must hold in février, août and décembre too, run as JavaScript."""
+    page = new_context(viewport=DESKTOP).new_page()
+    roster_id = open_example(page, "bastos", "imperiaux")
+    engine = make_engine(database_url)
+    expected = [
+        "1er janvier", "1er février", "1er mars", "1er avril", "1er mai", "1er juin",
+        "1er juillet", "1er août", "1er septembre", "1er octobre", "1er novembre",
+        "1er décembre",
+    ]  # fmt: skip
+    try:
+        for month, day in enumerate(expected, start=1):
+            # Stored in UTC, as the app stores every time (SQLite keeps no offset).
+            moment = datetime(2026, month, 1, 9, 5, tzinfo=PARIS).astimezone(UTC)
+            with engine.begin() as connection:
+                connection.execute(
+                    update(Roster).where(Roster.id == roster_id).values(updated_at=moment)  # type: ignore[arg-type]
+                )
+            page.goto("/listes")
+            card = card_of(page, roster_id)
+            expect(card).to_contain_text(re.compile(f"Modifiée le {FRENCH_DATETIME.pattern}"))
+            expect(card).to_contain_text(f"Modifiée le {day} 2026 à 9 h 05")
+    finally:
+        engine.dispose()

@@ -6,13 +6,14 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
+from app.dates import french_date, french_datetime
 from app.store import rosters as store
 from app.store.models import Roster
 from app.web.access import cookie_name
-from app.web.library import french_datetime
 
 
 def create(browser: TestClient, system: str, example: str = "") -> str:
@@ -109,6 +110,21 @@ def test_french_date_reads_naive_times_as_utc() -> None:
     """SQLite gives back naive datetimes: they are UTC."""
     assert french_datetime(datetime(2026, 11, 30, 13, 5)) == "30 novembre 2026 à 14 h 05"
     assert french_datetime(datetime(2026, 3, 1, 0, 30, tzinfo=UTC)) == "1er mars 2026 à 1 h 30"
+
+
+@pytest.mark.parametrize(
+    ("month", "name"),
+    enumerate(
+        ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+         "octobre", "novembre", "décembre"],
+        start=1,
+    ),
+)  # fmt: skip
+def test_french_dates_name_every_month(month: int, name: str) -> None:
+    """Babel's French month names, accents included, on each month's first day (noon UTC is
+    the same day in Paris)."""
+    assert french_date(datetime(2026, month, 1, 12, 0, tzinfo=UTC)) == f"1er {name} 2026"
+    assert french_date(datetime(2026, month, 15, 12, 0, tzinfo=UTC)) == f"15 {name} 2026"
 
 
 def test_another_browsers_lists_are_never_shown(browser: TestClient, app: Any) -> None:
