@@ -179,6 +179,52 @@ def test_force_without_its_weapon_warns(dcsystem: DcSystem) -> None:
     assert result.valid
 
 
+@pytest.mark.parametrize(
+    "weapon",
+    [
+        "arme_tir_3",  # L275 "Arme de tirs niveau 3: Donne trois dés blancs"
+        "lance_flammes",  # L280 "Le lance flamme est une arme de tir de niveau 3"
+        "mortier",  # L281 "Le mortier est une arme de tir de niveau 3"
+    ],
+)
+def test_puissance_de_tir_raises_every_level_3_shooting_weapon(
+    dcsystem: DcSystem, weapon: str
+) -> None:
+    # L282 "Puissance de tir: Fait passer de 3 à 4 le nombre de dès fournis par une arme de
+    # tir de niveau 3."
+    result = cost(dcsystem, 2, weapon, "puissance_de_tir")
+    assert dice(result) == (3, 1, 4, 0)
+    assert [w.dice for w in result.derived.weapons] == [4]
+    assert "boost_without_weapon" not in [i.code for i in result.issues]
+    assert result.points == cost(dcsystem, 2, weapon).points + 5  # L346 "= 5 points"
+
+
+def test_puissance_de_tir_leaves_the_grenade_alone(dcsystem: DcSystem) -> None:
+    # L279 "La grenade est une arme de tir de niveau 2": L282 names level 3 only.
+    result = cost(dcsystem, 2, "grenade", "puissance_de_tir")
+    assert dice(result) == (3, 1, 2, 0)
+    [issue] = [i for i in result.issues if i.code == "boost_without_weapon"]
+    assert issue.message == (
+        "« Puissance de tir » n'a d'effet qu'avec une arme de tir de niveau 3 "
+        "(Arme de tir niveau 3, Lance-flammes ou Mortier)."
+    )
+    assert "arme_tir_3" not in issue.message
+
+
+def test_force_raises_the_level_3_melee_weapon_only(dcsystem: DcSystem) -> None:
+    # L261 "Force: Fait passer de 3 à 4 le nombre de dès fournis par une arme de corps à corps
+    # de niveau 3." L270-272: the only melee weapons are the Armes de corps à corps 1-3.
+    assert dice(cost(dcsystem, 2, "arme_cc_3", "force"))[3] == 4
+    weak = cost(dcsystem, 2, "arme_tir_1", "arme_cc_2", "force")
+    assert dice(weak)[3] == 2
+    [issue] = [i for i in weak.issues if i.code == "boost_without_weapon"]
+    assert issue.message == (
+        "« Force » n'a d'effet qu'avec une arme de corps à corps de niveau 3 "
+        "(Arme de corps à corps niveau 3)."
+    )
+    assert issue.path == "items[2]"
+
+
 def test_cost_that_falls_to_zero_or_below_warns(dcsystem: DcSystem) -> None:
     result = cost(dcsystem, 1, "immobile")  # 8 - 10 - 5
     assert result.points == -7

@@ -53,17 +53,24 @@ class Balance(CatalogueModel):
 
 
 class WeaponRule(CatalogueModel):
-    """Which dice a weapon item gives: shooting (white) or close combat (yellow)."""
+    """Which dice a weapon item gives: shooting (white) or close combat (yellow), and its
+    level as the text names it (the Mortier is « une arme de tir de niveau 3 », L281)."""
 
     type: Literal["tir", "cc"]
+    level: int = Field(ge=1)
     dice: int = Field(ge=1)
 
 
 class Boost(CatalogueModel):
-    """An item that adds dice to a weapon's pool (Puissance de tir, Force)."""
+    """An item that raises the dice of every weapon of one type and level: « Fait passer de
+    3 à 4 le nombre de dés fournis par une arme de tir de niveau 3 » (L282; Force, L261)."""
 
+    type: Literal["tir", "cc"]
+    level: int = Field(ge=1)
     dice: int = Field(ge=1)
-    weapon: ItemId
+
+    def raises(self, weapon: WeaponRule) -> bool:
+        return weapon.type == self.type and weapon.level == self.level
 
 
 class Item(CatalogueModel):
@@ -183,8 +190,11 @@ def cross_check(catalogue: Catalogue) -> list[str]:
     for index, item in enumerate(catalogue.items):
         if item.brings is not None and kinds.get(item.brings) != "handicap":
             problems.append(f"items[{index}].brings: {item.brings!r} is not a handicap")
-        if item.boosts is not None and kinds.get(item.boosts.weapon) != "equipement":
-            problems.append(f"items[{index}].boosts.weapon: {item.boosts.weapon!r} is no weapon")
+        boost = item.boosts
+        if boost is not None and not any(
+            other.weapon is not None and boost.raises(other.weapon) for other in catalogue.items
+        ):
+            problems.append(f"items[{index}].boosts: no {boost.type} weapon of level {boost.level}")
     armies = {army.id for army in catalogue.armies}
     units = {unit.id for unit in catalogue.units}
     for index, unit in enumerate(catalogue.units):

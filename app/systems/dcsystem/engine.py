@@ -68,18 +68,22 @@ def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> Dic
 
 
 def weapon_dice(items: Sequence[Item]) -> list[DcsystemWeaponDice]:
-    """Each weapon's dice, raised by Force or Puissance de tir (L261, L282)."""
-    boosts = {item.boosts.weapon: item.boosts.dice for item in items if item.boosts}
-    return [
-        DcsystemWeaponDice(
-            id=item.id,
-            name=item.name,
-            type=item.weapon.type,
-            dice=boosts.get(item.id, item.weapon.dice),
+    """Each weapon's dice, raised by Force or Puissance de tir (L261, L282) when it is of the
+    level they name, whatever the item: the Lance flamme (L280) and the Mortier (L281) are
+    « une arme de tir de niveau 3 » as much as the Arme de tir niveau 3 is."""
+    boosts = [item.boosts for item in items if item.boosts is not None]
+    weapons = []
+    for item in items:
+        if item.weapon is None:
+            continue
+        dice = item.weapon.dice
+        for boost in boosts:
+            if boost.raises(item.weapon):
+                dice = max(dice, boost.dice)
+        weapons.append(
+            DcsystemWeaponDice(id=item.id, name=item.name, type=item.weapon.type, dice=dice)
         )
-        for item in items
-        if item.weapon is not None
-    ]
+    return weapons
 
 
 class DcsystemFighterCost(Costed[DcsystemFighterDerived]):
@@ -147,7 +151,7 @@ def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> FighterCost:
 
     slots = _slots(catalogue, fighter.level, chosen, bundled)
     issues += _limit_issues(fighter.level, slots)
-    issues += _useless_boosts(chosen, fighter.items)
+    issues += _useless_boosts(catalogue, chosen, fighter.items)
     points = sum(line.points for line in breakdown)
     if points <= 0:
         issues.append(
@@ -203,17 +207,30 @@ def _limit_issues(level: int, slots: DcsystemSlots) -> list[Issue]:
     return issues
 
 
-def _useless_boosts(chosen: Sequence[Item], item_ids: Sequence[str]) -> list[Issue]:
-    ids = {item.id for item in chosen}
-    return [
-        warning(
-            "boost_without_weapon",
-            f"« {item.name} » n'a d'effet qu'avec l'arme qu'elle renforce ({item.boosts.weapon}).",
-            f"items[{item_ids.index(item.id)}]",
+def _useless_boosts(
+    catalogue: Catalogue, chosen: Sequence[Item], item_ids: Sequence[str]
+) -> list[Issue]:
+    """Force or Puissance de tir without a weapon of the level they raise: charged, warned."""
+    issues = []
+    for item in chosen:
+        boost = item.boosts
+        if boost is None or any(o.weapon and boost.raises(o.weapon) for o in chosen):
+            continue
+        kind = "de tir" if boost.type == "tir" else "de corps à corps"
+        names = [o.name for o in catalogue.items if o.weapon and boost.raises(o.weapon)]
+        issues.append(
+            warning(
+                "boost_without_weapon",
+                f"« {item.name} » n'a d'effet qu'avec une arme {kind} de niveau {boost.level} "
+                f"({_french_list(names)}).",
+                f"items[{item_ids.index(item.id)}]",
+            )
         )
-        for item in chosen
-        if item.boosts is not None and item.boosts.weapon not in ids
-    ]
+    return issues
+
+
+def _french_list(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} ou {names[-1]}"
 
 
 def unit_definition(unit: Unit) -> DcsystemFighter:
