@@ -25,6 +25,7 @@ TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Content Too Large",
+    415: "Unsupported Media Type",
     422: "Unprocessable Content",
     428: "Precondition Required",
     429: "Too Many Requests",
@@ -64,14 +65,67 @@ def problem_response(
     )
 
 
-def validation_errors(raw: Sequence[Any]) -> list[FieldError]:
+_MISSING = object()
+
+
+def sent_loc(loc: Sequence[Any], body: Any, code: str = "") -> list[str | int]:
+    """`loc` reduced to the keys and indexes the client sent: pydantic puts in it the union
+    branch it tried (`object`, `str`, `function-after[...]`) and a discriminated union's tag
+    (`dcsystem`, `melee`), which are no part of the document. Each part is kept only where it
+    names a key of the object (an index of the list) it is read from; the last part of a
+    `missing` error names the absent key, and is kept."""
+    parts = [part for part in loc if isinstance(part, str | int)]
+    if not parts:
+        return []
+    kept: list[str | int] = []
+    rest = parts
+    if parts[0] in ("body", "query", "path", "header", "cookie"):
+        kept, rest = [parts[0]], parts[1:]
+    node: Any = body
+    for position, part in enumerate(rest):
+        last = position == len(rest) - 1
+        if _has(node, part):
+            kept.append(part)
+            node = node[part]
+        elif isinstance(node, dict | list) and not (last and code == "missing"):
+            continue  # a union branch or a tag: never in the document
+        else:
+            kept.append(part)
+    return kept
+
+
+def _has(node: Any, part: str | int) -> bool:
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+
+
+def loc_path(loc: Sequence[str | int]) -> str:
+    """A loc as the contract writes paths: `weapons[0].CdA` (`body` itself is not written)."""
+    parts = list(loc)
+    if parts and parts[0] == "body":
+        parts = parts[1:]
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text or "body"
+
+
+def validation_errors(raw: Sequence[Any], body: Any = _MISSING) -> list[FieldError]:
+    """pydantic's errors as problem fields; with the parsed `body`, each `loc` is what the
+    client sent (see `sent_loc`)."""
     errors = []
     for err in raw:
-        loc = [part for part in err.get("loc", ()) if isinstance(part, str | int)]
-        errors.append(
-            FieldError(loc=loc, msg=str(err.get("msg", "")), code=str(err.get("type", "")))
-        )
+        code = str(err.get("type", ""))
+        loc: list[str | int] = [p for p in err.get("loc", ()) if isinstance(p, str | int)]
+        if body is not _MISSING and loc and loc[0] == "body":
+            loc = sent_loc(loc, body, code)
+        errors.append(FieldError(loc=loc, msg=str(err.get("msg", "")), code=code))
     return errors
+
+
+def problem_detail(errors: Sequence[FieldError]) -> str:
+    return "; ".join(f"{loc_path(e.loc)}: {e.msg}" for e in errors[:5])
 
 
 def wants_html(request: Request) -> bool:
@@ -112,8 +166,8 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        errors = validation_errors(exc.errors())
-        detail = "; ".join(f"{'.'.join(map(str, e.loc))}: {e.msg}" for e in errors[:5])
+        errors = validation_errors(exc.errors(), exc.body)
+        detail = problem_detail(errors)
         if wants_html(request):
             return html_error(request, 422, detail)
         return problem_response(422, detail or "Invalid request.", errors=errors)

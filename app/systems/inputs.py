@@ -22,7 +22,12 @@ INPUT = ConfigDict(extra="forbid", strict=True)
 
 
 def _integral(value: Any) -> Any:
-    """JSON Schema counts 2.0 as an integer: read it as 2 (strict models refuse 2.5, "2", true)."""
+    """JSON Schema counts 2.0 as an integer: read it as 2 (strict models refuse 2.5, "2").
+
+    `true` is refused here: a `Literal[1, 2, 3]` would take it for 1 (True == 1 in Python,
+    and pydantic's literal check looks values up by equality)."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value

@@ -2,6 +2,7 @@
 
 import hashlib
 import inspect
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -12,12 +13,13 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
 from app.http_cache import Memo
-from app.problems import ApiError, Problem, documented_methods
+from app.problems import ApiError, FieldError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
+    415: {"model": Problem, "description": "The body is not sent as application/json."},
     422: {"model": Problem, "description": "Invalid input (problem+json, naming the field)."},
 }
 
@@ -83,8 +85,37 @@ def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], Base
         parsed = model.model_validate_json(body)
     except ValidationError as exc:
         errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
-        raise RequestValidationError(errors) from None
+        try:
+            document = json.loads(body)
+        except ValueError:
+            document = None
+        raise RequestValidationError(errors, body=document) from None
     return compute(parsed).model_dump_json().encode()
+
+
+def is_json(content_type: str) -> bool:
+    """`application/json` or a `+json` type, parameters aside."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+def require_json(request: Request) -> None:
+    """A body in any other type is refused (415): an HTML form can post `text/plain` from
+    any site, and the calculator must not read it as JSON."""
+    if not is_json(request.headers.get("content-type", "")):
+        raise ApiError(
+            415,
+            "Send the body as JSON (Content-Type: application/json).",
+            errors=[
+                FieldError(
+                    loc=["header", "content-type"],
+                    msg="expected application/json",
+                    code="unsupported_media_type",
+                )
+            ],
+        )
 
 
 async def calculate(
@@ -95,6 +126,7 @@ async def calculate(
 ) -> Response:
     """`compute` of the body parsed as `model`: a body seen before from `answers`, a heavy
     one off the event loop."""
+    require_json(request)
     body = await request.body()
     if len(body) >= OFFLOAD_BYTES:
         answer = await anyio.to_thread.run_sync(

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from app.systems.base import INPUT, integer
+from app.systems.base import INPUT, Integral, integer
 from app.systems.bastos.engine import WeaponRef
 from app.systems.bastos.reactions import TableId
 from app.systems.bastos.zombies import ShotCase
@@ -56,7 +56,7 @@ class BastosShootingQuery(Query):
     cover: bool = False
     prone: bool = False
     fast_move: bool = False
-    target_rank: Literal[1, 2, 3] = 1
+    target_rank: Annotated[Literal[1, 2, 3], Integral] = 1
 
 
 class BastosWoundQuery(Query):
@@ -99,7 +99,7 @@ class BastosZombieMeleeQuery(Query):
 
 class BastosZombieAppearsQuery(Query):
     test: Literal["zombie_appears"]
-    infestation: Literal[1, 2, 3] = 2
+    infestation: Annotated[Literal[1, 2, 3], Integral] = 2
 
 
 OddsQuery = Annotated[
