@@ -2,6 +2,7 @@
 remove, undo) is applied, and which summary lines each row shows."""
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,6 +17,9 @@ class SystemForms(Protocol):
     """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
 
     system_id: str
+
+    @property
+    def labels(self) -> Mapping[str, str]: ...
 
     @property
     def creator(self) -> bool: ...

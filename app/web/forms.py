@@ -1,7 +1,7 @@
 """Small helpers shared by the HTML form handlers."""
 
 import copy
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import Request, Response
@@ -14,6 +14,11 @@ from app.db import SessionDep
 from app.store import rosters as store
 from app.store.models import Roster
 from app.web.access import my_roster_ids, token_for
+
+
+def form_text(form: FormData, key: str, limit: int = 80) -> str:
+    """A text field as typed, trimmed and cut to `limit` characters."""
+    return str(form.get(key) or "").strip()[:limit]
 
 
 def int_or_raw(value: Any) -> Any:
@@ -32,26 +37,34 @@ def int_or_raw(value: Any) -> Any:
 Bounds = dict[str, tuple[int, int]]
 
 
-def field_errors(exc: ValidationError, *, bounds: Bounds | None = None) -> dict[str, str]:
+def field_errors(
+    exc: ValidationError,
+    *,
+    bounds: Bounds | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """Pydantic errors in French, naming the field and its allowed values, keyed by the form
     control they concern: the section ("points_limit", "profile", "entries.2") and the exact
-    field ("entries.2.count", "profile.AC") so that a template can mark the input itself."""
+    field ("entries.2.count", "profile.AC") so that a template can mark the input itself.
+    `labels` are the system's own names of its fields (its pages' `labels`), beside the ones
+    every roster has."""
+    names = {**LABELS, **(labels or {})}
     errors: dict[str, str] = {}
     for err in exc.errors():
         loc = [str(part) for part in err["loc"]]
         section = ".".join(loc[:2]) if loc and loc[0] == "entries" else (loc[0] if loc else "")
         field = next((part for part in reversed(loc) if not part.isdigit()), "")
         text = _message(err["type"], err["msg"], err.get("ctx") or {}, (bounds or {}).get(field))
-        label = LABELS.get(field, field)
+        label = names.get(field, field)
         message = f"{label} : {text}" if label else text
         errors.setdefault(section, message)
         errors.setdefault(".".join(loc), message)
     return errors
 
 
-def error_text(exc: ValidationError) -> str:
+def error_text(exc: ValidationError, labels: Mapping[str, str] | None = None) -> str:
     """Every error once, in one line (field_errors keys each under its section and its field)."""
-    return "; ".join(dict.fromkeys(field_errors(exc).values()))
+    return "; ".join(dict.fromkeys(field_errors(exc, labels=labels).values()))
 
 
 def _message(kind: str, english: str, ctx: dict[str, Any], bounds: tuple[int, int] | None) -> str:
@@ -68,26 +81,13 @@ def _message(kind: str, english: str, ctx: dict[str, Any], bounds: tuple[int, in
 
 RANGE_ERRORS = {"int_parsing", "int_type", "greater_than_equal", "less_than_equal", "missing"}
 
-# The names players read next to the inputs (characteristics keep their book codes).
+# The names players read next to the fields every roster has; each system's pages name
+# their own (`SystemPages.labels`). Characteristics keep their book codes.
 LABELS = {
     "count": "Nombre",
     "points_limit": "Format (points)",
     "name": "Nom",
-    "level": "Niveau",
-    "items": "Capacités",
-    "size_mm": "Hauteur",
-    "category": "Catégorie",
-    "crew": "Équipage",
-    "passengers": "Passagers",
     "points": "Points",
-    "MPA": "Pénétration",
-    "format": "Format",
-    "kills": "Ennemis mis hors jeu",
-    "general_points": "Général adverse éliminé",
-    "terrain_held": "Éléments de décor contrôlés",
-    "enemy_survivors_points": "Points des survivants adverses",
-    "size_in": "Taille (pouces)",
-    "material": "Matériau",
 }
 
 FRENCH = {

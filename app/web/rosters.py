@@ -222,7 +222,11 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             parsed = services(request, session).document(roster)
         except StoredRosterInvalid as invalid:
             return editor(
-                request, roster, roster.document, parsed=None, errors=field_errors(invalid.error)
+                request,
+                roster,
+                roster.document,
+                parsed=None,
+                errors=field_errors(invalid.error, labels=forms[roster.system].labels),
             )
         return editor(request, roster, roster.document, parsed=parsed)
 
@@ -265,7 +269,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 roster,
                 document,
                 parsed=repaired(system.roster_model, document, exc),
-                errors=field_errors(exc, bounds=count_bounds(system.roster_model)),
+                errors=field_errors(
+                    exc, bounds=count_bounds(system.roster_model), labels=forms[system.id].labels
+                ),
                 add=add,
                 status=422,
                 message={

@@ -12,7 +12,7 @@ how to turn it back into form values (`values_from_entry`); the creator then sav
 the same row instead of adding one.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -65,6 +65,10 @@ class SystemPages(Generic[SystemT]):
     # The keys of an entry that the creator makes (`custom_entry`); editing a row replaces
     # these and keeps the others (count, group, placement...).
     creator_keys: ClassVar[tuple[str, ...]] = ("unit", "custom", "name")
+    # The French names of this system's fields, as its forms label them: an error reads
+    # « Blessures légères : au plus 20 », not « light_wounds : au plus 20 » (the fields every
+    # roster has are named in app/web/forms.py's LABELS).
+    labels: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, system: SystemT) -> None:
         self.system: SystemT = system
@@ -171,6 +175,10 @@ class SystemPages(Generic[SystemT]):
             return None
         return EditedEntry(roster, position, entries[position])
 
+    def errors_of(self, exc: ValidationError) -> dict[str, str]:
+        """`exc` as the messages shown beside this system's fields (see `labels`)."""
+        return field_errors(exc, labels=self.labels)
+
     # --- the routes --------------------------------------------------------------------------
 
     def router(self) -> APIRouter:
@@ -238,7 +246,7 @@ class SystemPages(Generic[SystemT]):
             unit = self.system.unit_model.model_validate(self.definition(values))
         except ValidationError as exc:
             return self.creator_page(
-                request, session, values, status=422, errors=field_errors(exc), edited=edited
+                request, session, values, status=422, errors=self.errors_of(exc), edited=edited
             )
         entry = self.custom_entry(values, unit)
         if edited is None:
@@ -265,7 +273,7 @@ class SystemPages(Generic[SystemT]):
                 parsed = score_model.model_validate(self.score_from_form(form))
                 context["score"] = self.system.score(parsed)
             except ValidationError as exc:
-                context["score_error"] = error_text(exc)
+                context["score_error"] = error_text(exc, self.labels)
                 status = 422
             template = f"systems/{self.system_id}/score.html"
             if is_htmx(request):
@@ -292,7 +300,7 @@ class SystemPages(Generic[SystemT]):
                 self.system.unit_model.model_validate(self.definition(values))
             )
         except ValidationError as exc:
-            errors.update(field_errors(exc))
+            errors.update(self.errors_of(exc))
             status = 422
         context = {
             "system": self.system,

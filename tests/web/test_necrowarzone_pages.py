@@ -90,7 +90,7 @@ def test_creator_preview(browser: TestClient) -> None:
     response = browser.post("/necrowarzone/createur", data=CHEF, headers=HTMX)
     assert response.status_code == 200
     fragment = response.text
-    assert fragment.lstrip().startswith('<section id="result"')
+    assert fragment.lstrip().startswith('<div id="creator-body">')
     assert numbers(fragment) == {
         "actions": "4",  # L10 « 101-400 … 3 (4 pour un chef de gang) »
         "to-hit": "2",  # L38-39 CT 5 → 2

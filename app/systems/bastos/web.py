@@ -3,9 +3,10 @@ creator with its live sheet, the band's extras in the editor, and the « Quelles
 chances ? » panel (catalogue page and band editor)."""
 
 import hashlib
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from starlette.datastructures import FormData
@@ -22,7 +23,7 @@ from app.systems.bastos.chances import (
 from app.systems.bastos.odds import MORE_LABELS
 from app.systems.bastos.present import OPTIONAL_RULES, percent, weapon_text
 from app.systems.bastos.reactions import LABELS
-from app.web.forms import int_or_raw
+from app.web.forms import form_text, int_or_raw
 from app.web.render import is_htmx, render
 from app.web.system_pages import SystemPages, by_id
 
@@ -80,6 +81,14 @@ def band_choices(result: Any) -> list[tuple[str, str]]:
 
 class BastosPages(SystemPages[BastosSystem]):
     offers = frozenset({"catalogue", "creator"})
+    labels: ClassVar[Mapping[str, str]] = {
+        "rep": "Rep",
+        "leader": "Leader",
+        "star": "Star",
+        "weapon": "Arme",
+        "objective": "Objectif",
+        "optional_rules": "Règles optionnelles",
+    }
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
@@ -113,7 +122,7 @@ class BastosPages(SystemPages[BastosSystem]):
     def unit_from_form(self, form: FormData) -> dict[str, Any]:
         weapon = str(form.get("weapon") or "")
         return {
-            "name": str(form.get("name") or "").strip()[:80],
+            "name": form_text(form, "name"),
             "rep": int_or_raw(form.get("rep")),
             "leader": bool(form.get("leader")),
             "star": bool(form.get("star")),
@@ -132,7 +141,7 @@ class BastosPages(SystemPages[BastosSystem]):
 
     def extras_from_form(self, form: FormData) -> dict[str, Any]:
         return {
-            "objective": str(form.get("objective") or "").strip()[:200],
+            "objective": form_text(form, "objective", 200),
             "optional_rules": [str(rule) for rule in form.getlist("optional_rules")],
         }
 

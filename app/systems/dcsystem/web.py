@@ -1,7 +1,8 @@
 """DCSystem pages: the fighter creator's form, the score form, and the fields the roster
 editor adds for this system (Renfort group, hidden moves, costing)."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from starlette.datastructures import FormData
 
@@ -12,6 +13,12 @@ from app.web.system_pages import SystemPages, by_id
 
 class DcsystemPages(SystemPages[DcSystem]):
     offers = frozenset({"catalogue", "creator"})
+    labels: ClassVar[Mapping[str, str]] = {
+        "level": "Niveau",
+        "items": "Capacités",
+        "format": "Format",
+        "kills": "Ennemis mis hors jeu",
+    }
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {"units": by_id(cat.units), "items": by_id(cat.items)}

@@ -28,10 +28,6 @@ def unique(base: str, taken: set[str]) -> str:
     return f"{base[:56]}_{number}"
 
 
-def form_text(form: FormData, key: str, limit: int = 80) -> str:
-    return str(form.get(key) or "").strip()[:limit]
-
-
 def swc_value(value: Any) -> Any:
     """SWC typed as players write it: "1", "0,5", "1.5"; the raw text when it is not one."""
     text = str(value or "").strip().replace(",", ".")

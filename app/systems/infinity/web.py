@@ -4,8 +4,9 @@ option; the introductory-game switch; the list's own troopers)."""
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import ValidationError
@@ -19,7 +20,6 @@ from app.systems.infinity.forms import (
     ava_value,
     entry_count,
     entry_ref,
-    form_text,
     group_of,
     slug,
     sort_key,
@@ -34,7 +34,7 @@ from app.systems.infinity.models import (
     PARAMEDICAL,
     InfinityCostRequest,
 )
-from app.web.forms import field_errors, int_or_raw
+from app.web.forms import form_text, int_or_raw
 from app.web.render import html_error
 from app.web.rosters import create_and_open, editable, empty_document, redirect, services
 from app.web.system_pages import SystemPages, by_id
@@ -85,6 +85,18 @@ DEFAULT_TROOPER: dict[str, Any] = {
 
 class InfinityPages(SystemPages[InfinitySystem]):
     offers = frozenset({"catalogue", "creator"})
+    labels: ClassVar[Mapping[str, str]] = {
+        "group": "Groupe",
+        "option": "Option",
+        "reserve": "En réserve",
+        "ava": "AVA",
+        "swc": "SWC",
+        "orders": "Ordres",
+        "MOV": "MOV",
+        "options": "Options",
+        "skills": "Compétences",
+        "units": "Soldats de la liste",
+    }
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
@@ -199,7 +211,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
                 request_body = InfinityCostRequest.model_validate(self.definition(values))
             except ValidationError as exc:
                 return self.creator_page(
-                    request, session, values, status=422, errors=field_errors(exc)
+                    request, session, values, status=422, errors=self.errors_of(exc)
                 )
             return self.add_trooper(request, session, form, request_body, values)
 

@@ -2,8 +2,9 @@
 (a book-like profile and weapon rows, the figure's numbers live above), and the editor's
 sample figures. The text has no points: no page shows any."""
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import ValidationError
@@ -13,7 +14,7 @@ from app.db import SessionDep
 from app.systems.necrowarzone import NecrowarzoneSystem
 from app.systems.necrowarzone.models import CHARACTERISTICS
 from app.systems.necrowarzone.shooting import NecrowarzoneShotRequest, read_roll
-from app.web.forms import field_errors, int_or_raw, roster_choices
+from app.web.forms import form_text, int_or_raw, roster_choices
 from app.web.render import render
 from app.web.system_pages import SystemPages, by_id
 
@@ -31,13 +32,9 @@ SHOT_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _text(form: FormData, key: str, limit: int = 80) -> str:
-    return str(form.get(key) or "").strip()[:limit]
-
-
 def _weapon_row(form: FormData, index: int) -> dict[str, Any] | None:
     """One weapon row of the creator, or None when its name is blank."""
-    name = _text(form, f"w{index}-name")
+    name = form_text(form, f"w{index}-name")
     if not name:
         return None
     modifier = int_or_raw(form.get(f"w{index}-mod"))
@@ -60,6 +57,19 @@ def roll_text(score: int) -> str:
 
 class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
     offers = frozenset({"catalogue", "creator"})
+    labels: ClassVar[Mapping[str, str]] = {
+        "xp": "Expérience (XP)",
+        "light_wounds": "Blessures légères",
+        "leader": "Chef de gang",
+        "weapons": "Armes",
+        "hit_modifier": "Modificateur pour toucher",
+        "heavy": "Arme lourde",
+        "heavy_equipment": "Équipement lourd",
+        "ct": "CT",
+        "modifiers": "Modificateurs",
+        "aim_actions": "Viser",
+        "weapon_modifier": "Modificateur de l'arme",
+    }
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
@@ -89,7 +99,7 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
             rows = min(rows + 1, MAX_WEAPON_ROWS)
         xp, wounds = int_or_raw(form.get("xp")), int_or_raw(form.get("light_wounds"))
         return {
-            "name": _text(form, "name"),
+            "name": form_text(form, "name"),
             "leader": bool(form.get("leader")),
             "xp": xp if xp is not None else 0,
             "light_wounds": wounds if wounds is not None else 0,
@@ -159,7 +169,7 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
                 context["shot"] = self.engine.shoot(self.shot_model(values))
             except ValidationError as exc:
                 context["shot"] = None
-                context["shot_error"] = "; ".join(dict.fromkeys(field_errors(exc).values()))
+                context["shot_error"] = "; ".join(dict.fromkeys(self.errors_of(exc).values()))
                 status = 422
             # The whole catalogue page without JavaScript, the helper's block with HTMX.
             return render(
@@ -176,7 +186,7 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
         aim, weapon = int_or_raw(form.get("aim_actions")), int_or_raw(form.get("weapon_modifier"))
         return {
             "ct": int_or_raw(form.get("ct")),
-            "cover": _text(form, "cover"),
+            "cover": form_text(form, "cover"),
             "conditions": [str(c) for c in form.getlist("conditions")][:20],
             "target_took_cover": bool(form.get("target_took_cover")),
             "aim_actions": aim if aim is not None else 0,

@@ -2,14 +2,15 @@
 form, and the fields the roster editor adds (leader, placement, general, banner, army)."""
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
 from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
-from app.web.forms import error_text, int_or_raw
+from app.web.forms import error_text, form_text, int_or_raw
 from app.web.render import render
 from app.web.system_pages import SystemPages, by_id
 
@@ -19,10 +20,6 @@ MAX_WEAPON_ROWS = 12
 ELIMINATED_ROWS = 4
 # The creator opens on the text's Fantassin (L117-121), as the catalogue prints it.
 FIRST_PROFILE = "fantassin"
-
-
-def _text(form: FormData, key: str, limit: int = 80) -> str:
-    return str(form.get(key) or "").strip()[:limit]
 
 
 def _band(form: FormData, prefix: str) -> list[Any] | None:
@@ -35,7 +32,7 @@ def _band(form: FormData, prefix: str) -> list[Any] | None:
 def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
     """One row of the inline weapon table, as typed (a row without a name is ignored)."""
     key = f"w{index}"
-    name = _text(form, f"{key}-name", 60)
+    name = form_text(form, f"{key}-name", 60)
     weapon: dict[str, Any] = {
         "name": name,
         "melee": bool(form.get(f"{key}-melee")),
@@ -45,7 +42,7 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
         "MPA": int_or_raw(form.get(f"{key}-MPA")) or 0,
         "rules": [str(rule) for rule in form.getlist(f"{key}-rules")],
     }
-    if kind := _text(form, f"{key}-type"):
+    if kind := form_text(form, f"{key}-type"):
         weapon["type"] = kind
     if (use_cost := int_or_raw(form.get(f"{key}-CU"))) is not None:
         weapon["CU"] = use_cost
@@ -57,6 +54,18 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
 
 class NolimitsPages(SystemPages[NolimitsSystem]):
     offers = frozenset({"catalogue", "creator"})
+    labels: ClassVar[Mapping[str, str]] = {
+        "size_mm": "Hauteur",
+        "category": "Catégorie",
+        "crew": "Équipage",
+        "passengers": "Passagers",
+        "MPA": "Pénétration",
+        "general_points": "Général adverse éliminé",
+        "terrain_held": "Éléments de décor contrôlés",
+        "enemy_survivors_points": "Points des survivants adverses",
+        "size_in": "Taille (pouces)",
+        "material": "Matériau",
+    }
     creator_keys = (*SystemPages.creator_keys, "category")
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
@@ -109,14 +118,14 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
         if form.get("action") == "more_weapons":
             rows += 1
         typed_vehicle = {
-            "type": _text(form, "vehicle-type"),
+            "type": form_text(form, "vehicle-type"),
             "crew": int_or_raw(form.get("vehicle-crew")) or 0,
-            "crew_roles": _text(form, "vehicle-crew_roles"),
+            "crew_roles": form_text(form, "vehicle-crew_roles"),
             "passengers": int_or_raw(form.get("vehicle-passengers")) or 0,
         }
         typed_rules = [
             {
-                "name": _text(form, f"h{index}-name", 60),
+                "name": form_text(form, f"h{index}-name", 60),
                 "points": int_or_raw(form.get(f"h{index}-points")),
             }
             for index in range(HOUSE_RULE_ROWS)
@@ -127,9 +136,9 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
         # a weapon without a name, keep what was typed in them.
         typed_weapons = [_weapon_row(form, index) for index in range(rows)]
         return self._values(
-            name=_text(form, "name"),
+            name=form_text(form, "name"),
             profile={code: int_or_raw(form.get(f"p-{code}")) for code in CHARACTERISTICS},
-            size=_text(form, "size"),
+            size=form_text(form, "size"),
             size_mm=int_or_raw(form.get("size_mm")),
             catalogue_weapons={
                 weapon_id: count
@@ -144,8 +153,8 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
             typed_house_rules=typed_rules,
             vehicle=vehicle,
             typed_vehicle=typed_vehicle,
-            equipment=_text(form, "equipment", 300),
-            category=_text(form, "category"),
+            equipment=form_text(form, "equipment", 300),
+            category=form_text(form, "category"),
         )
 
     def definition(self, values: dict[str, Any]) -> dict[str, Any]:
@@ -221,7 +230,7 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
             """A building's EN, SV and PV from the materials table (L277-282)."""
             form = await request.form()
             values = {
-                "material": _text(form, "material"),
+                "material": form_text(form, "material"),
                 "size_in": int_or_raw(form.get("size_in")),
             }
             context: dict[str, Any] = {"system": self.system, "my_rosters": [], **self.context()}
@@ -230,7 +239,7 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
                 engine = self.engine
                 context["building"] = engine.building(engine.building_model.model_validate(values))
             except ValidationError as exc:
-                context["building_error"] = error_text(exc)
+                context["building_error"] = error_text(exc, self.labels)
                 status = 422
             return render(
                 request, "systems/nolimits/catalogue.html", context, block="building", status=status
@@ -250,7 +259,7 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
 
     def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:
         key = f"entry-{index}"
-        entry["placement"] = _text(form, f"{key}-placement") or None
+        entry["placement"] = form_text(form, f"{key}-placement") or None
         entry["general"] = bool(form.get(f"{key}-general"))
         entry["battle_standard"] = bool(form.get(f"{key}-battle_standard"))
         # The formation's optional leader ("De 0 à 1 chef d'unité", L115); a leader defined
@@ -259,11 +268,11 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
         if leader is not None and not isinstance(entry.get("leader"), dict):
             entry["leader"] = str(leader) if form.get(f"{key}-leader") else None
         if entry.get("custom") is not None:
-            entry["category"] = _text(form, f"{key}-category") or None
+            entry["category"] = form_text(form, f"{key}-category") or None
         return entry
 
     def extras_from_form(self, form: FormData) -> dict[str, Any]:
-        return {"army": _text(form, "army")}
+        return {"army": form_text(form, "army")}
 
     # --- victory points ------------------------------------------------------------------
 
@@ -275,7 +284,7 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
                 continue
             eliminated.append(
                 {
-                    "name": _text(form, f"e{index}-name"),
+                    "name": form_text(form, f"e{index}-name"),
                     "points": points,
                     "count": int_or_raw(form.get(f"e{index}-count")) or 1,
                 }

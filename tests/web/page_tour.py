@@ -1,0 +1,153 @@
+"""Every page a player can reach, in the states that change its markup (an example list in
+the editor, its share page and play sheet, a creator showing errors...), fetched through
+TestClient. The HTML validity test and the browser's axe test read the same list."""
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from fastapi.testclient import TestClient
+
+SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
+
+# What a player can type wrong in each creator (a number input sends digits only, in or out
+# of its range): its errors are shown beside the fields.
+BAD_CREATOR_VALUES: dict[str, dict[str, str]] = {
+    "dcsystem": {"level": "7"},
+    "nolimits": {"p_AC": "99", "w0_CdA": "0"},
+    "infinity": {"p_CC": "200", "o0_swc": "0,3"},
+    "bastos": {"rep": "500"},
+    "necrowarzone": {"xp": "2000000", "light_wounds": "50", "p_CT": "-30"},
+}
+
+
+@dataclass
+class Page:
+    name: str
+    path: str  # what a browser opens to see it ("" when only a POST shows it)
+    html: str
+
+
+def example_list(client: TestClient, system: str) -> tuple[str, str]:
+    """An example list of `system`, stored twice: opened in the editor (its path), and
+    shared through the API (its share page's path)."""
+    catalogue = client.get(f"/api/v1/systems/{system}/catalogue").json()
+    example = catalogue["examples"][0]
+    response = client.post("/listes", data={"system": system, "example": example["id"]})
+    assert response.status_code == 303, response.text
+    stored = client.post("/api/v1/rosters", json=example["document"]).json()
+    shared = client.post(
+        f"/api/v1/rosters/{stored['id']}/shares",
+        headers={"Authorization": f"Bearer {stored['edit_token']}"},
+    )
+    assert shared.status_code == 201, shared.text
+    return str(response.headers["location"]), f"/s/{shared.json()['code']}"
+
+
+def pages(client: TestClient) -> list[Page]:
+    """Every page, fetched with `client` (a browser-like TestClient: same-origin, no
+    redirects followed)."""
+    found: list[Page] = []
+
+    def get(name: str, path: str, status: int = 200) -> None:
+        response = client.get(path, headers={"Accept": "text/html"})
+        assert response.status_code == status, (path, response.status_code)
+        found.append(Page(name, path, response.text))
+
+    get("accueil", "/")
+    get("mes listes (vide)", "/listes")
+    get("page introuvable", "/nulle-part", 404)
+    for system in SYSTEMS:
+        get(f"{system} nouvelle liste", f"/listes/nouvelle?system={system}")
+        get(f"{system} catalogue", f"/{system}/catalogue")
+        get(f"{system} créateur", f"/{system}/createur")
+        fields = form_fields(found[-1].html, "creator")
+        bad = client.post(
+            f"/{system}/createur", data=changed(fields, **BAD_CREATOR_VALUES[system])
+        )
+        assert bad.status_code == 422, (system, bad.status_code)
+        found.append(Page(f"{system} créateur (erreurs)", "", bad.text))
+        editor, code = example_list(client, system)
+        get(f"{system} liste", editor)
+        get(f"{system} partage", code)
+        get(f"{system} feuille", f"{code}/feuille")
+        client.post("/listes", data={"system": system})
+    get("mes listes", "/listes")
+    score = client.post(
+        "/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"}
+    )
+    found.append(Page("dcsystem score (erreur)", "", score.text))
+    return found
+
+
+class _Fields(HTMLParser):
+    """The fields a browser would send with the form `form_id` as the page shows it."""
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.form_id = form_id
+        self.depth = 0
+        self.fields: list[tuple[str, str]] = []
+        self.select: str | None = None
+        self.option: tuple[str, bool] | None = None
+        self.first_option: str | None = None
+        self.chosen = False
+        self.textarea: str | None = None
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: (v or "") for k, v in attrs}
+        if tag == "form":
+            if a.get("id") == self.form_id or self.depth:
+                self.depth += 1
+            return
+        if not self.depth:
+            return
+        name = a.get("name")
+        if tag == "input" and name:
+            kind = a.get("type", "text")
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            if kind in ("submit", "button", "image", "reset", "file"):
+                return
+            self.fields.append((name, a.get("value", "on" if kind == "checkbox" else "")))
+        elif tag == "select" and name:
+            self.select, self.first_option, self.chosen = name, None, False
+        elif tag == "option" and self.select is not None:
+            value = a.get("value", "")
+            if self.first_option is None:
+                self.first_option = value
+            if "selected" in a:
+                self.fields.append((self.select, value))
+                self.chosen = True
+        elif tag == "textarea" and name:
+            self.textarea, self.text = name, ""
+
+    def handle_data(self, data: str) -> None:
+        if self.textarea is not None:
+            self.text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form" and self.depth:
+            self.depth -= 1
+        elif tag == "select" and self.select is not None:
+            if not self.chosen and self.first_option is not None:
+                self.fields.append((self.select, self.first_option))
+            self.select = None
+        elif tag == "textarea" and self.textarea is not None:
+            self.fields.append((self.textarea, self.text))
+            self.textarea = None
+
+
+def form_fields(page: str, form_id: str) -> list[tuple[str, str]]:
+    parser = _Fields(form_id)
+    parser.feed(page)
+    return parser.fields
+
+
+def changed(fields: list[tuple[str, str]], **values: str) -> dict[str, list[str]]:
+    """`fields` with the named ones given another value (the form as a player changed it),
+    as httpx posts a form (`p_AC` names the field `p-AC`)."""
+    data: dict[str, list[str]] = {}
+    for name, value in fields:
+        data.setdefault(name, []).append(values.get(name.replace("-", "_"), value))
+    return data
