@@ -61,9 +61,7 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} catalogue", f"/{system}/catalogue")
         get(f"{system} créateur", f"/{system}/createur")
         fields = form_fields(found[-1].html, "creator")
-        bad = client.post(
-            f"/{system}/createur", data=changed(fields, **BAD_CREATOR_VALUES[system])
-        )
+        bad = client.post(f"/{system}/createur", data=changed(fields, **BAD_CREATOR_VALUES[system]))
         assert bad.status_code == 422, (system, bad.status_code)
         found.append(Page(f"{system} créateur (erreurs)", "", bad.text))
         editor, code = example_list(client, system)
@@ -72,9 +70,7 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} feuille", f"{code}/feuille")
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
-    score = client.post(
-        "/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"}
-    )
+    score = client.post("/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"})
     found.append(Page("dcsystem score (erreur)", "", score.text))
     return found
 

@@ -44,9 +44,15 @@ def test_every_page_is_valid_html(browser: TestClient, tmp_path: Path) -> None:
         path.write_text(page.html, encoding="utf-8")
         files[path.name] = page.name
     run = subprocess.run(
-        [checker, "-jar", str(vnu_jar()), "--format", "json", "--exit-zero-always", *map(
-            str, sorted(tmp_path.glob("*.html"))
-        )],
+        [
+            checker,
+            "-jar",
+            str(vnu_jar()),
+            "--format",
+            "json",
+            "--exit-zero-always",
+            *map(str, sorted(tmp_path.glob("*.html"))),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -54,8 +60,8 @@ def test_every_page_is_valid_html(browser: TestClient, tmp_path: Path) -> None:
     )
     messages = json.loads(run.stderr or run.stdout)["messages"]
     wrong = [
-        f"{files.get(str(m.get('url', '')).rsplit('/', 1)[-1], m.get('url'))} l.{m.get('lastLine')}: {m['message']}"
-        f" — {m.get('extract', '').strip()[:120]}"
+        f"{files.get(Path(str(m.get('url', ''))).name)} l.{m.get('lastLine')}: "
+        f"{m['message']} — {m.get('extract', '').strip()[:120]}"
         for m in messages
         if m["type"] != "info" or m.get("subType") == "warning"
         if not is_htmx_attribute(m)
