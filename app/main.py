@@ -23,6 +23,11 @@ from app.web import pages
 from app.web.render import html_error, templates
 
 
+def accessible_docs(page: str) -> str:
+    """FastAPI's Swagger UI page with its language (its texts are English)."""
+    return page.replace("<html>", '<html lang="en">', 1)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -70,13 +75,14 @@ def create_app(
     @app.get("/api/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:
         """Swagger UI over /openapi.json, its assets vendored in static/swagger-ui/."""
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=app.openapi_url or "/openapi.json",
             title="Caserne — API",
             swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
             swagger_css_url="/static/swagger-ui/swagger-ui.css",
             swagger_favicon_url="/static/favicon.svg",
         )
+        return HTMLResponse(accessible_docs(bytes(page.body).decode()))
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
