@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "serve":
         import uvicorn
 
+        print(f"Caserne: open {served_url(args.host, args.port)} (Ctrl+C stops it)", flush=True)
         uvicorn.run(
             "app.asgi:app",
             host=args.host,
@@ -46,6 +47,14 @@ def main(argv: list[str] | None = None) -> None:
             proxy_headers=True,
             forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
         )
+
+
+def served_url(host: str, port: int) -> str:
+    """The address a person opens in a browser: a wildcard host is this machine."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0") else ("[::1]" if host == "::" else host)
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 if __name__ == "__main__":

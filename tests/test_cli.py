@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -91,3 +92,47 @@ def test_naive_stored_times_are_utc() -> None:
     assert as_utc(datetime(2026, 11, 30, 13, 5)) == datetime(2026, 11, 30, 13, 5, tzinfo=UTC)
     aware = datetime(2026, 11, 30, 13, 5, tzinfo=UTC)
     assert as_utc(aware) is aware
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "url"),
+    [
+        ("127.0.0.1", 8000, "http://127.0.0.1:8000/"),
+        ("0.0.0.0", 8080, "http://127.0.0.1:8080/"),
+        ("::", 8000, "http://[::1]:8000/"),
+        ("::1", 8000, "http://[::1]:8000/"),
+        ("caserne.local", 80, "http://caserne.local:80/"),
+    ],
+)
+def test_serve_says_the_address_to_open(
+    host: str,
+    port: int,
+    url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import uvicorn
+
+    from app import cli
+
+    ran: list[dict[str, object]] = []
+    monkeypatch.setattr(cli, "migrate", lambda: None)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: ran.append(kwargs))
+    cli.main(["serve", "--host", host, "--port", str(port)])
+    assert capsys.readouterr().out == f"Caserne: open {url} (Ctrl+C stops it)\n"
+    assert ran and ran[0]["host"] == host
+
+
+def test_editable_install_is_a_plain_pth() -> None:
+    # setuptools' import-finder strategy prints « Editable installation … Please be careful »
+    # as if the install failed; with package-dir "" = "." (its simple layout) it writes a
+    # plain .pth instead, silently. scripts/setup made this venv's install that way.
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["setuptools"]["package-dir"] == {"": "."}
+    site = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    pth = list((site / "site-packages").glob("__editable__.caserne-*.pth"))
+    if pth:  # installed by scripts/setup (not a plain checkout run by another Python)
+        assert pth[0].read_text(encoding="utf-8").strip() == str(ROOT)
+        assert not list((site / "site-packages").glob("__editable___caserne_*finder.py"))
