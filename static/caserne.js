@@ -34,6 +34,25 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (path) event.detail.path = path;
 });
 
+// Enter in a field of a panel with its own action ([data-enter="#add"]: the editor's add
+// panel) presses that panel's button, not the form's default one (which saves).
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || event.isComposing) return;
+  const field = event.target;
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return;
+  const panel = field.closest("[data-enter]");
+  const button = panel && document.querySelector(panel.dataset.enter);
+  if (!button || field.matches("[data-filter-options]")) return;
+  event.preventDefault();
+  button.click();
+});
+
+// The tab's title follows what the page says (the editor's list name after a rename).
+document.addEventListener("htmx:afterSettle", () => {
+  const titled = document.querySelector("[data-title]");
+  if (titled && document.title !== titled.dataset.title) document.title = titled.dataset.title;
+});
+
 // After a morphing swap the focused control is kept (idiomorph). When it is gone (the last
 // row's "Retirer"), the focus goes to the control the form names, not back to the top.
 document.addEventListener("htmx:afterSettle", (event) => {

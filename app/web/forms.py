@@ -141,26 +141,42 @@ def _schema_bounds(schema: dict[str, Any]) -> Bounds:
     return found
 
 
-def repaired(model: type[BaseModel], document: dict[str, Any], exc: ValidationError) -> Any:
-    """The document with each out-of-range count or format brought to the nearest allowed
-    value, parsed, or None: the editor keeps showing names and costs beside the errors."""
-    bounds = count_bounds(model)
+def repaired(
+    model: type[BaseModel], document: dict[str, Any], exc: ValidationError, stored: dict[str, Any]
+) -> Any:
+    """The document with each refused value replaced by the stored one, parsed, or None: the
+    editor keeps showing names and costs beside the errors, and its totals are those of the
+    list as saved (never of a value nobody typed, such as 101 brought down to 100)."""
     fixed = copy.deepcopy(document)
+    stored_entries = stored.get("entries") or []
     for err in exc.errors():
         loc = err["loc"]
         if loc == ("points_limit",):
-            fixed["points_limit"] = None
-        elif len(loc) == 3 and loc[0] == "entries" and loc[2] == "count" and "count" in bounds:
-            low, high = bounds["count"]
-            entry = fixed["entries"][int(loc[1])]
-            value = entry.get("count")
-            entry["count"] = min(max(value, low), high) if isinstance(value, int) else low
+            fixed["points_limit"] = stored.get("points_limit")
+        elif len(loc) >= 3 and loc[0] == "entries" and isinstance(loc[1], int):
+            index, field = loc[1], loc[2]
+            entry = fixed["entries"][index] if index < len(fixed["entries"]) else None
+            before = stored_entries[index] if index < len(stored_entries) else None
+            if not isinstance(entry, dict) or not _same_unit(entry, before):
+                return None
+            assert isinstance(before, dict)
+            if field in before:
+                entry[field] = before[field]
+            else:
+                entry.pop(field, None)
         else:
             return None
     try:
         return model.model_validate(fixed)
     except ValidationError:
         return None
+
+
+def _same_unit(entry: dict[str, Any], stored: Any) -> bool:
+    """The stored entry at that row is the same unit (its saved values can stand in)."""
+    return isinstance(stored, dict) and all(
+        entry.get(key) == stored.get(key) for key in ("unit", "custom", "option")
+    )
 
 
 def my_rosters(request: Request, session: Session) -> list[Roster]:

@@ -58,15 +58,42 @@ SAVE_REFUSED = (
 )
 
 
-def not_saved(error: RosterError) -> tuple[int, dict[str, str]]:
+def not_saved(error: RosterError) -> tuple[int, dict[str, Any]]:
     """The editor's status and message when a save is refused (the values stay shown)."""
     if isinstance(error, StaleVersion):
         text = (
-            "Cette liste a été modifiée ailleurs (autre onglet ou appareil). "
-            "Vos valeurs sont affichées : enregistrez à nouveau pour les garder."
+            "Cette liste a été modifiée ailleurs (autre onglet ou appareil) : rien n'est "
+            "enregistré tant que vous n'avez pas choisi quelle version garder."
         )
-        return 409, {"kind": "warning", "text": text}
+        return 409, {"kind": "warning", "text": text, "conflict": True}
     return (413 if isinstance(error, TooLarge) else 422), {"kind": "error", "text": SAVE_REFUSED}
+
+
+def differences(system: AnySystem, mine: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
+    """What the other tab saved that this page would overwrite, in a player's words."""
+    lines = []
+    if (mine.get("name") or "") != (theirs.get("name") or ""):
+        lines.append(
+            f"Nom : « {theirs.get('name') or ''} » là-bas, « {mine.get('name') or ''} » ici"
+        )
+    if mine.get("points_limit") != theirs.get("points_limit"):
+        lines.append(
+            f"Format : {theirs.get('points_limit')} là-bas, {mine.get('points_limit')} ici"
+        )
+
+    def rows(document: dict[str, Any]) -> list[str]:
+        return [
+            f"{e.get('count')} × {entry_label(system, document, e)}"
+            for e in document.get("entries", [])
+            if isinstance(e, dict)
+        ]
+
+    here, there = rows(mine), rows(theirs)
+    lines += [f"Là-bas seulement : {row}" for row in there if row not in here]
+    lines += [f"Ici seulement : {row}" for row in here if row not in there]
+    if not lines and mine.get("extras") != theirs.get("extras"):
+        lines.append("Les options de la liste diffèrent")
+    return lines or ["Aucune différence visible : seule la version a changé"]
 
 
 def refused(request: Request, error: RosterError) -> Response:
@@ -149,6 +176,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         message: dict[str, str] | None = None,
         status: int = 200,
         add: dict[str, Any] | None = None,
+        base_version: int | None = None,
     ) -> Response:
         system = systems[roster.system]
         result = summary = None
@@ -175,6 +203,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             else [],
             "errors": errors or {},
             "message": message,
+            # The version this page's values were based on: after a conflict it stays the old
+            # one, so that no later change overwrites the other tab's without being asked.
+            "base_version": base_version if base_version is not None else roster.version,
             "pages": forms[system.id],
             **forms[system.id].context(),
         }
@@ -255,32 +286,22 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         document, removed = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
         # is cleared once used.
+        adding = form.get("action") == "add" and forms[system.id].new_entry(form) is not None
         add = {
             "unit": str(form.get("add-unit") or ""),
-            "count": "" if form.get("action") == "add" else str(form.get("add-count") or ""),
+            "count": str(form.get("add-count") or ""),
+            "group": str(form.get("add-group") or ""),
         }
         try:
             parsed = system.roster_model.model_validate(document)
         except ValidationError as exc:
-            # Nothing is lost: the page keeps what was typed and says what is wrong; the
-            # table keeps its names and costs, counted with the nearest allowed values.
-            return editor(
-                request,
-                roster,
-                document,
-                parsed=repaired(system.roster_model, document, exc),
-                errors=field_errors(
-                    exc, bounds=count_bounds(system.roster_model), labels=forms[system.id].labels
-                ),
-                add=add,
-                status=422,
-                message={
-                    "kind": "error",
-                    "text": "Modification non enregistrée : corrigez les champs signalés.",
-                },
-            )
+            return refused_save(request, roster, system, document, exc, adding, add)
+        if adding:
+            add["count"] = ""  # used: a next add starts from « auto » again
         stored = parsed.model_dump(mode="json")
         expected = int_or_raw(form.get("version"))
+        if form.get("action") == "overwrite":  # « Enregistrer ma version par-dessus »
+            expected = int_or_raw(form.get("overwrite-version"))
         service = services(request, session)
         try:
             # A version that is no stored version (text, 2**63...) is simply stale.
@@ -289,8 +310,19 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         except RosterError as error:
             # Nothing is lost: the page keeps what was typed and says why it was not saved.
             status, said = not_saved(error)
+            based = expected if isinstance(expected, int) else None
+            if said.get("conflict"):
+                said["differences"] = differences(system, stored, roster.document)
+                said["their_version"] = roster.version
             return editor(
-                request, roster, stored, parsed=parsed, add=add, status=status, message=said
+                request,
+                roster,
+                stored,
+                parsed=parsed,
+                add=add,
+                status=status,
+                message=said,
+                base_version=based,
             )
         if form.get("action") == "share":
             try:
@@ -317,13 +349,66 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 "text": f"« {label} » remis à sa place.",
                 "focus": f"#entry-{at}-count",
             }
-        elif form.get("action") == "add" and forms[system.id].new_entry(form) is not None:
-            # Said where the player looks (the flash is a status region): what was added.
+        elif adding:
+            # Said where the player looks (the flash is a status region): what was added, by
+            # the name the list gives it (a Bastos or Necromunda figure's own name).
             added = stored["entries"][-1]
-            unit = forms[system.id].context().get("units", {}).get(added.get("unit"))
-            label = added.get("name") or (unit.name if unit is not None else "combattant")
+            label = entry_label(system, stored, added)
             message = {"kind": "ok", "text": f"Ajouté : {added['count']} × {label}."}
         return editor(request, roster, stored, parsed=parsed, add=add, message=message)
+
+    def refused_save(
+        request: Request,
+        roster: Roster,
+        system: AnySystem,
+        document: dict[str, Any],
+        exc: ValidationError,
+        adding: bool,
+        add: dict[str, Any],
+    ) -> Response:
+        """Nothing is lost: the page keeps what was typed and says what is wrong beside it;
+        the table keeps its names and costs, and its totals are the saved list's. A refused
+        add is not a row of the list (it would be saved with another value on the next
+        change): its fields stay in the add panel, marked."""
+        labels = forms[system.id].labels
+        errors = field_errors(exc, bounds=count_bounds(system.roster_model), labels=labels)
+        last = len(document["entries"]) - 1
+        text = "Modification non enregistrée : corrigez les champs signalés."
+        if adding and all(tuple(e["loc"][:2]) == ("entries", last) for e in exc.errors()):
+            document = {**document, "entries": document["entries"][:-1]}
+            prefix = f"entries.{last}"
+            errors = {
+                "add" + key.removeprefix(prefix): message
+                for key, message in errors.items()
+                if key == prefix or key.startswith(prefix + ".")
+            }
+            text = f"Ajout refusé : {errors['add']}"
+            try:
+                return editor(
+                    request,
+                    roster,
+                    document,
+                    parsed=system.roster_model.model_validate(document),
+                    errors=errors,
+                    add=add,
+                    status=422,
+                    message={"kind": "error", "text": text},
+                )
+            except ValidationError as rest:
+                exc = rest
+        return editor(
+            request,
+            roster,
+            document,
+            parsed=repaired(system.roster_model, document, exc, roster.document),
+            errors=errors,
+            add=add,
+            status=422,
+            message={
+                "kind": "error",
+                "text": text + " Les totaux sont ceux de la liste enregistrée.",
+            },
+        )
 
     @router.post("/s/{code}/dupliquer")
     def duplicate(code: str, request: Request, session: SessionDep) -> Response:

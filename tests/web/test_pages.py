@@ -156,7 +156,22 @@ def test_stale_version_is_a_conflict_that_keeps_the_values(browser: TestClient) 
     page = browser.post(location, data={"version": "1", "name": "Onglet B"})
     assert page.status_code == 409
     assert "Cette liste a été modifiée ailleurs" in page.text
-    assert 'value="Onglet B"' in page.text and field(page.text, "version") == "2"
+    assert 'value="Onglet B"' in page.text
+    # Issue 14, finding 11: the page stays based on version 1 (a next change conflicts
+    # again instead of overwriting the other tab's), says what differs, and offers both ways.
+    assert field(page.text, "version") == "1"
+    assert "<li>Nom : « Onglet A » là-bas, « Onglet B » ici</li>" in page.text
+    assert f'href="{location}" class="button" id="conflict-reload"' in page.text
+    assert field(page.text, "overwrite-version") == "2"
+    again = browser.post(location, data={"version": "1", "name": "Onglet B, encore"})
+    assert again.status_code == 409
+    assert browser.get(f"/api/v1/rosters/{location.rsplit('/', 1)[1]}").status_code == 401
+    kept = browser.post(
+        location,
+        data={"version": "1", "overwrite-version": "2", "action": "overwrite", "name": "Onglet B"},
+    )
+    assert kept.status_code == 200
+    assert field(kept.text, "version") == "3" and 'value="Onglet B"' in kept.text
 
 
 def test_share_page_shows_the_edit_link_once(browser: TestClient) -> None:
