@@ -29,7 +29,7 @@ def to_bbcode(summary: RosterSummary, url: str) -> str:
             out.append(f"[u]{escape(line.group)}[/u]")
         group = line.group
         cost = cost_text(line, summary)
-        out.append(f"[b]{line.count} × {escape(line.name)}[/b]" + (f" — {cost}" if cost else ""))
+        out.append(f"[b]{line.count} × {escape(line.title)}[/b]" + (f" — {cost}" if cost else ""))
         badges = ", ".join(
             f"[color={b.colour}]{escape(b.text)}[/color]" if b.colour else escape(b.text)
             for b in line.badges

@@ -55,7 +55,7 @@ def to_markdown(summary: RosterSummary, url: str) -> str:
             out += ["", f"## {escape(line.group)}", ""]
         group = line.group
         cost = cost_text(line, summary)
-        head = f"- **{line.count} × {escape(line.name)}**" + (f" — {cost}" if cost else "")
+        head = f"- **{line.count} × {escape(line.title)}**" + (f" — {cost}" if cost else "")
         more = []
         details = [d for d in line.details if d] + [b.text for b in line.badges]
         if details:

@@ -25,7 +25,7 @@ def to_text(summary: RosterSummary, url: str) -> str:
             out += ["", one_line(line.group) + " :"]
         group = line.group
         cost = cost_text(line, summary)
-        out.append(f"{line.count} x {one_line(line.name)}" + (f" - {cost}" if cost else ""))
+        out.append(f"{line.count} x {one_line(line.title)}" + (f" - {cost}" if cost else ""))
         details = [one_line(d) for d in line.details if d] + [b.text for b in line.badges]
         if details:
             out.append("    " + " - ".join(details))

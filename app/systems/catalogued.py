@@ -287,10 +287,31 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
     def example_rosters(self) -> Sequence[ExampleRoster]:
         return example_rosters(self.data.examples, self.example_documents())
 
+    def _with_profiles(self, roster: RosterT, lines: list[SummaryLine]) -> list[SummaryLine]:
+        """A renamed entry's first line says what it is (« Sgt Bob », a Chef de groupe SG):
+        the name the system gives the same entry unnamed."""
+        entries = list(getattr(roster, "entries", []))
+        seen: set[int] = set()
+        out = []
+        for line in lines:
+            index = line.entry
+            entry = entries[index] if index is not None and index < len(entries) else None
+            if index is not None and entry is not None and index not in seen and entry.name:
+                seen.add(index)
+                unnamed = roster.model_copy(
+                    update={"entries": [entry.model_copy(update={"name": None})]}
+                )
+                profile = self.validate(unnamed).entries[0].name
+                if profile and profile != line.name:
+                    line = line.model_copy(update={"profile": profile})
+            out.append(line)
+        return out
+
     def summarize(self, roster: RosterT, result: ResultT, /) -> RosterSummary:
         lines = self.summary_lines(roster, result)
         if len(lines) == len(result.entries) and all(line.entry is None for line in lines):
             lines = [line.model_copy(update={"entry": i}) for i, line in enumerate(lines)]
+        lines = self._with_profiles(roster, lines)
         # Readers see each group once (a combat group, the Renfort), in the order groups
         # first appear, entries keeping their order inside it.
         groups = list(dict.fromkeys(line.group for line in lines))

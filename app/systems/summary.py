@@ -40,6 +40,9 @@ class SummaryLine(BaseModel):
 
     entry: int | None = Field(None, description="Index of the roster entry it shows.")
     name: str
+    profile: str | None = Field(
+        None, description="What the entry is, when the player renamed it (« Sgt Bob »)."
+    )
     count: int
     points_each: int
     points: int
@@ -49,6 +52,11 @@ class SummaryLine(BaseModel):
     details: list[str] = []
     house_rules: list[str] = []
     issues: list[Issue] = []
+
+    @property
+    def title(self) -> str:
+        """The name a reader sees: « Sgt Bob (Chef de groupe SG) » for a renamed entry."""
+        return f"{self.name} ({self.profile})" if self.profile else self.name
 
 
 class SummaryExtra(BaseModel):
