@@ -25,7 +25,7 @@ def test_infinity_group_zero_is_refused_in_french_and_never_saved(page: Page) ->
     total = page.locator("#total [data-total]").inner_text()
     for bad in ("0", "-1"):
         group = page.locator("#add-group")
-        htmx_post(page, path, lambda: (group.fill(bad), group.press("Tab")))
+        htmx_post(page, path, lambda g=group, v=bad: (g.fill(v), g.press("Tab")))
         response = htmx_post(page, path, lambda: page.locator("#add").click())
         assert response.status == 422
         expect(page.locator("#add-error")).to_have_text("Groupe : au moins 1")
