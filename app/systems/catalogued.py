@@ -9,6 +9,7 @@ knows (its catalogue output, its summary lines); see docs/systems.md.
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     Generic,
@@ -71,14 +72,25 @@ __all__ = [
 NO_NAME = "Liste sans nom"
 
 
+class NoExtras(BaseModel):
+    """The `extras` of a system that needs none: an empty object (what the editor sends)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 class RosterBase(BaseModel):
-    """Fields every roster document has; a system adds `system` (its id as a Literal),
-    `entries` and `extras` with its own types (api-v1.md, "Roster documents")."""
+    """Fields every roster document has; a system adds `system` (its id as a Literal) and
+    `entries`, and overrides `extras` with its own model when it has options beyond its
+    entries (api-v1.md, "Roster documents"). Without one, `extras` is `{}`."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field("", max_length=100, pattern=NO_NUL)
     points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
+    if TYPE_CHECKING:  # each system narrows it to its own model
+        extras: Any = None
+    else:
+        extras: NoExtras = Field(default_factory=NoExtras)
 
 
 CatalogueT = TypeVar("CatalogueT", bound=SystemCatalogue)

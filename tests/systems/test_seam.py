@@ -15,14 +15,14 @@ from app.main import create_app
 from app.settings import Settings
 from app.systems import registry
 from app.systems.conformance import check_system
-from tests import toy
+from tests.toy.spec import SPEC as TOY_SPEC
 
 
 @pytest.fixture
 def toy_client(
     engine: Engine, session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[TestClient]:
-    monkeypatch.setattr(registry, "SPECS", (*registry.SPECS, toy.SPEC))  # the one line
+    monkeypatch.setattr(registry, "SPECS", (*registry.SPECS, TOY_SPEC))  # the one line
     app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=load_systems())
     app.state.session_factory = lambda: nullcontext(session)
     with TestClient(app) as client:
@@ -30,8 +30,8 @@ def toy_client(
 
 
 def test_toy_conforms() -> None:
-    systems = load_systems(specs=(toy.SPEC,))
-    assert check_system(systems["toy"], toy.SPEC) == []
+    systems = load_systems(specs=(TOY_SPEC,))
+    assert check_system(systems["toy"], TOY_SPEC) == []
 
 
 def test_toy_api(toy_client: TestClient) -> None:

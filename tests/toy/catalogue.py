@@ -1,0 +1,41 @@
+"""The toy's catalogue data: the shape of data/catalogue.toml, checked at start-up."""
+
+from typing import Any, Literal
+
+from app.systems.building import CatalogueModel, ExampleData, SystemCatalogue, SystemInfo
+
+
+class ToyInfo(SystemInfo):
+    id: Literal["toy"]
+
+
+class ToyUnitData(CatalogueModel):
+    id: str
+    name: str
+    strength: int
+
+
+class ToyExampleData(ExampleData):
+    entries: list[dict[str, Any]]
+
+
+class ToyData(SystemCatalogue):
+    system: ToyInfo
+    units: list[ToyUnitData]
+    examples: list[ToyExampleData]
+
+    def unit(self, unit_id: str) -> ToyUnitData:
+        return self.find("units", unit_id)  # type: ignore[no-any-return]
+
+
+def cross_check(data: ToyData) -> list[str]:
+    """What pydantic cannot see: repeated ids, examples naming an unknown unit."""
+    from app.systems.building import duplicate_ids_in
+
+    problems = duplicate_ids_in(data, "units", "examples", "notes")
+    known = {unit.id for unit in data.units}
+    for index, example in enumerate(data.examples):
+        for entry_index, entry in enumerate(example.entries):
+            if "unit" in entry and entry["unit"] not in known:
+                problems.append(f"examples[{index}].entries[{entry_index}].unit: unknown unit")
+    return problems
