@@ -301,14 +301,16 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
 
     def _with_profiles(self, roster: RosterT, lines: list[SummaryLine]) -> list[SummaryLine]:
         """A renamed entry's first line says what it is (« Sgt Bob », a Chef de groupe SG):
-        the name the system gives the same entry unnamed."""
+        the name the system gives the same entry unnamed. Only for an entry naming a unit (a
+        player's own figure, `custom`, is what its name says)."""
         entries = list(getattr(roster, "entries", []))
         seen: set[int] = set()
         out = []
         for line in lines:
             index = line.entry
             entry = entries[index] if index is not None and index < len(entries) else None
-            if index is not None and entry is not None and index not in seen and entry.name:
+            named = entry is not None and entry.name and getattr(entry, "unit", None) is not None
+            if index is not None and entry is not None and index not in seen and named:
                 seen.add(index)
                 unnamed = roster.model_copy(
                     update={"entries": [entry.model_copy(update={"name": None})]}

@@ -12,10 +12,10 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from app.systems.bastos import (
+    BastosFigure,
     BastosResult,
     BastosSystem,
     Catalogue,
-    Figure,
     cost_figure,
     example_document,
     load_catalogue,
@@ -129,7 +129,7 @@ def test_weapon_table_as_printed(catalogue: Catalogue, copy: str) -> None:
 
 def test_weapon_shape_is_the_contract(catalogue: Catalogue) -> None:
     # api-v1.md: {"id", "name", "range_cm", "rate", "spread_cm", "impact", "class"}
-    sheet = cost_figure(catalogue, Figure(rep=4, weapon="revolver")).derived
+    sheet = cost_figure(catalogue, BastosFigure(rep=4, weapon="revolver")).derived
     assert sheet.weapon is not None
     assert sheet.weapon.model_dump() == {
         "id": "revolver",
@@ -190,7 +190,9 @@ def test_contract_cost_example(catalogue: Catalogue) -> None:
     # api-v1.md's cost example: rep_test {"2": "25/36", "1": "5/18", "0": "1/36"} and
     # activation "5/6". L80 (success when the die is at most the Rep) gives these for Rep 5
     # on two dice, 25/36 = (5/6)², and L73 5/6 for Rep 5: the example is a Rep 5 figure.
-    costed = cost_figure(catalogue, Figure(rep=5, leader=False, star=False, weapon="mitraillette"))
+    costed = cost_figure(
+        catalogue, BastosFigure(rep=5, leader=False, star=False, weapon="mitraillette")
+    )
     assert (costed.points, costed.breakdown, costed.issues) == (0, [], [])
     derived = costed.model_dump()["derived"]
     assert derived["rep_test"] == {"2": "25/36", "1": "5/18", "0": "1/36"}
@@ -201,7 +203,7 @@ def test_contract_cost_example(catalogue: Catalogue) -> None:
 def test_rep_4_figure(catalogue: Catalogue) -> None:
     # The contract's example figure has Rep 4: L80 gives it 4/9, 4/9, 1/9 (not 25/36 ...),
     # and L73 an activation chance of 4/6 = 2/3.
-    derived = cost_figure(catalogue, Figure(rep=4, weapon="mitraillette")).derived
+    derived = cost_figure(catalogue, BastosFigure(rep=4, weapon="mitraillette")).derived
     assert derived.rep_test == {"2": "4/9", "1": "4/9", "0": "1/9"}
     assert derived.activation == "2/3"
     assert derived.rep_label == "Fiable"
@@ -211,7 +213,7 @@ def test_leader_rep_test_uses_the_leader_die(catalogue: Catalogue) -> None:
     # L80 « une figurine lance 3 dés au lieu de 2. Cependant, on ne peut obtenir que 2
     # réussites au maximum. Les leaders utilisent un dé de leader pour tous leurs tests
     # personnels. » Rep 4: P(0) = (2/6)³ = 1/27, P(1) = 3·(4/6)·(2/6)² = 2/9.
-    leader = cost_figure(catalogue, Figure(rep=4, leader=True, weapon="pistolet_45")).derived
+    leader = cost_figure(catalogue, BastosFigure(rep=4, leader=True, weapon="pistolet_45")).derived
     assert leader.rep_test == leader.rep_test_leader_die == {"2": "20/27", "1": "2/9", "0": "1/27"}
     assert leader.rep_test_two_dice == {"2": "4/9", "1": "4/9", "0": "1/9"}
     # L173-183 with the leader die: 20/27 + 2/9 · 20/27 = 220/243.
@@ -219,7 +221,7 @@ def test_leader_rep_test_uses_the_leader_die(catalogue: Catalogue) -> None:
 
 
 def test_sheet_of_a_mitraillette(catalogue: Catalogue) -> None:
-    sheet = cost_figure(catalogue, Figure(rep=4, weapon="mitraillette")).derived
+    sheet = cost_figure(catalogue, BastosFigure(rep=4, weapon="mitraillette")).derived
     # L115-129 per die at Rep 4: 10+ hits (5, 6), 9 hits the open 1st and 2nd target (5),
     # 8 only the open, still, first target (4).
     assert sheet.shooting == {
@@ -253,7 +255,7 @@ def test_sheet_of_a_mitraillette(catalogue: Catalogue) -> None:
 def test_sheet_of_an_unarmed_star(catalogue: Catalogue) -> None:
     # L166 « désarmée »: no weapon, nothing to shoot; L238 « Les stars choisissent leur
     # réaction »: a star comes back with its full Rep.
-    sheet = cost_figure(catalogue, Figure(rep=3, star=True, weapon=None)).derived
+    sheet = cost_figure(catalogue, BastosFigure(rep=3, star=True, weapon=None)).derived
     assert (sheet.weapon, sheet.shooting, sheet.wound, sheet.jam_at_full_rate) == (
         None,
         None,
@@ -265,14 +267,17 @@ def test_sheet_of_an_unarmed_star(catalogue: Catalogue) -> None:
 
 def test_melee_weapon_cannot_shoot(catalogue: Catalogue) -> None:
     # L61-65: the Arme de corps à corps has no Portée nor Taux, only Impact 2.
-    sheet = cost_figure(catalogue, Figure(rep=4, weapon="corps_a_corps")).derived
+    sheet = cost_figure(catalogue, BastosFigure(rep=4, weapon="corps_a_corps")).derived
     assert (sheet.shooting, sheet.jam_at_full_rate) == (None, None)
     assert sheet.wound == {"dead": "1/6", "out_of_action": "1/6", "stunned": "2/3"}
 
 
 def test_revolver_never_jams(catalogue: Catalogue) -> None:
     # L152 « deux 1 naturels » cannot come up on the one die of a revolver (L25).
-    assert cost_figure(catalogue, Figure(rep=4, weapon="revolver")).derived.jam_at_full_rate == "0"
+    assert (
+        cost_figure(catalogue, BastosFigure(rep=4, weapon="revolver")).derived.jam_at_full_rate
+        == "0"
+    )
 
 
 # ------------------------------------------------------------------ figure issues
@@ -281,12 +286,12 @@ def test_revolver_never_jams(catalogue: Catalogue) -> None:
 @pytest.mark.parametrize("rep", [1, 2, 3, 4, 5])
 def test_usual_reps(catalogue: Catalogue, rep: int) -> None:
     # L11 describes 3 to 5; 1 and 2 come from « Revient avec Rep -1 » (L244).
-    assert cost_figure(catalogue, Figure(rep=rep, weapon="revolver")).issues == []
+    assert cost_figure(catalogue, BastosFigure(rep=rep, weapon="revolver")).issues == []
 
 
 def test_rep_6_is_unusual(catalogue: Catalogue) -> None:
     # L255 « ne peuvent activer que des figurines de Rep 6 ou plus, autrement dit personne »
-    costed = cost_figure(catalogue, Figure(rep=6, weapon="revolver"))
+    costed = cost_figure(catalogue, BastosFigure(rep=6, weapon="revolver"))
     assert codes(costed.issues) == [("warning", "unusual_rep", "rep")]
     assert costed.valid
     assert costed.derived.rep_test == {"2": "1", "1": "0", "0": "0"}
@@ -294,7 +299,7 @@ def test_rep_6_is_unusual(catalogue: Catalogue) -> None:
 
 @pytest.mark.parametrize("rep", [-100, -1, 0, 7, 100])
 def test_rep_outside_1_to_6_is_kept_and_flagged(catalogue: Catalogue, rep: int) -> None:
-    costed = cost_figure(catalogue, Figure.model_validate(figure(rep)))
+    costed = cost_figure(catalogue, BastosFigure.model_validate(figure(rep)))
     assert codes(costed.issues) == [("error", "invalid_rep", "rep")]
     assert not costed.valid
     assert costed.points == 0
@@ -315,13 +320,15 @@ def test_rep_outside_1_to_6_is_kept_and_flagged(catalogue: Catalogue, rep: int) 
 )
 def test_figure_model_refuses(body: dict[str, Any], error_type: str) -> None:
     with pytest.raises(ValidationError) as caught:
-        Figure.model_validate(body)
+        BastosFigure.model_validate(body)
     assert [e["type"] for e in caught.value.errors()] == [error_type]
 
 
 def test_figure_model_reads_json_numbers() -> None:
-    assert Figure.model_validate({**figure(4), "rep": 4.0}).rep == 4
-    assert Figure.model_validate({"rep": 4, "weapon": None}) == Figure(rep=4, weapon=None)
+    assert BastosFigure.model_validate({**figure(4), "rep": 4.0}).rep == 4
+    assert BastosFigure.model_validate({"rep": 4, "weapon": None}) == BastosFigure(
+        rep=4, weapon=None
+    )
 
 
 # ------------------------------------------------------------------ bands

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from app.systems.dcsystem import DcSystem
-from app.systems.dcsystem.engine import FighterDefinition
-from app.systems.dcsystem.roster import ScoreRequest
+from app.systems.dcsystem.engine import DcsystemFighter
+from app.systems.dcsystem.roster import DcsystemScoreRequest
 
 
 def cost(system: DcSystem, level: int, *items: str) -> Any:
-    return system.cost(FighterDefinition(level=level, items=list(items)))
+    return system.cost(DcsystemFighter(level=level, items=list(items)))
 
 
 def dice(result: Any) -> tuple[int, int, int, int]:
@@ -238,7 +238,7 @@ def test_score_of_part_e3(dcsystem: DcSystem) -> None:
     # L308-313: main format/10, secondary format/20, 3/2/1 per enemy of level 3/2/1;
     # "Pour un partie à 200 points par camps, l'objectif principal rapporte 200/10=20points"
     result = dcsystem.score(
-        ScoreRequest(
+        DcsystemScoreRequest(
             format=200, main_mission=True, secondary_mission=True, kills={"1": 2, "2": 1, "3": 1}
         )
     )
@@ -254,9 +254,9 @@ def test_score_of_part_e3(dcsystem: DcSystem) -> None:
 
 def test_score_rounds_down_a_fraction(dcsystem: DcSystem) -> None:
     # 250/20 = 12.5: rounded down (note 7).
-    result = dcsystem.score(ScoreRequest(format=250, secondary_mission=True))
+    result = dcsystem.score(DcsystemScoreRequest(format=250, secondary_mission=True))
     assert result.points == 12
 
 
 def test_score_without_anything_is_zero(dcsystem: DcSystem) -> None:
-    assert dcsystem.score(ScoreRequest(format=200)).points == 0
+    assert dcsystem.score(DcsystemScoreRequest(format=200)).points == 0

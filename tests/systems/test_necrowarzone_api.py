@@ -295,7 +295,7 @@ BBCODE = "\n".join(
         "XP d’initiative (chef) : 63, perte pour un test de déroute : 1, "
         "rayon de commandement : 8 pas[/b]",
         "",
-        "[b]1 × Vorn[/b]",
+        "[b]1 × Vorn (Chef de gang)[/b]",  # a renamed sample figure says what it is
         "M4 CC4 CT4 F3 E3 PV1 I4 A1 Cd8 — Pistolet laser, Épée tronçonneuse — 63 XP — "
         "commandement à 8 pas — chef, 3 actions, touche 3+",
         "[b]1 × Ganger à l’arme lourde[/b]",

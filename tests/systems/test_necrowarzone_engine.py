@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.systems.necrowarzone import (
     Catalogue,
-    Figure,
+    NecrowarzoneFigure,
     NecrowarzoneResult,
     NecrowarzoneSystem,
     build,
@@ -37,9 +37,9 @@ def roster_model(catalogue: Catalogue) -> type[BaseModel]:
     return NecrowarzoneSystem(catalogue).roster_model
 
 
-def figure(**fields: Any) -> Figure:
+def figure(**fields: Any) -> NecrowarzoneFigure:
     profile = {**PROFILE, **fields.pop("profile", {})}
-    return Figure.model_validate({"profile": profile, **fields})
+    return NecrowarzoneFigure.model_validate({"profile": profile, **fields})
 
 
 def custom(count: int = 1, **fields: Any) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def validate(
 
 def test_the_api_example_figure(catalogue: Catalogue) -> None:
     # api-v1.md's figure: a chef with 63 XP, CT 4, Cd 8.
-    chef = Figure.model_validate(
+    chef = NecrowarzoneFigure.model_validate(
         {
             "leader": True,
             "xp": 63,

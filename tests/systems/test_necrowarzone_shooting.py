@@ -13,9 +13,9 @@ from pydantic import ValidationError
 
 from app.systems.necrowarzone import (
     Catalogue,
+    NecrowarzoneShotRequest,
+    NecrowarzoneShotResult,
     NecrowarzoneSystem,
-    ShotRequest,
-    ShotResult,
     build,
     needed_to_hit,
 )
@@ -31,12 +31,16 @@ def catalogue() -> Catalogue:
     return system.data
 
 
-def shot(catalogue: Catalogue, ct: int = 4, *modifiers: str, **fields: Any) -> ShotResult:
-    request = ShotRequest.model_validate({"ct": ct, "modifiers": list(modifiers), **fields})
+def shot(
+    catalogue: Catalogue, ct: int = 4, *modifiers: str, **fields: Any
+) -> NecrowarzoneShotResult:
+    request = NecrowarzoneShotRequest.model_validate(
+        {"ct": ct, "modifiers": list(modifiers), **fields}
+    )
     return needed_to_hit(catalogue, request)
 
 
-def applied(result: ShotResult) -> list[tuple[str, int]]:
+def applied(result: NecrowarzoneShotResult) -> list[tuple[str, int]]:
     return [(line.id, line.value) for line in result.modifiers]
 
 
@@ -232,4 +236,4 @@ def test_scores_beyond_six(catalogue: Catalogue) -> None:
 )
 def test_refused_requests(fields: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
-        ShotRequest.model_validate(fields)
+        NecrowarzoneShotRequest.model_validate(fields)

@@ -110,3 +110,27 @@ def test_summaries_show_each_group_once(systems: dict[str, Any]) -> None:
     summary = infinity.summarize(roster, infinity.validate(roster))
     assert [line.entry for line in summary.lines] == [0, 2, 1]
     assert len({line.group for line in summary.lines}) == 2
+
+
+def test_no_alias_names_a_model_twice() -> None:
+    """Issue 14: 40 leftover aliases (`Figure = BastosFigure`...) named each model twice;
+    a model has one name, the one the OpenAPI document shows."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).parents[2] / "app"
+    aliases = [
+        f"{path.relative_to(root)}: {match.group(0)}"
+        for path in root.rglob("*.py")
+        for match in re.finditer(r"^[A-Z]\w* = [A-Z]\w*$", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert aliases == []
+
+
+def test_infinity_says_over_points_limit_as_every_system() -> None:
+    """Issue 14: Infinity had its own copy of the points-limit check (another message)."""
+    from app.systems.catalogued import over_points_limit
+    from app.systems.infinity import roster
+
+    assert roster.over_points_limit is over_points_limit
+    assert not hasattr(roster, "points_issues")

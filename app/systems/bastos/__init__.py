@@ -13,12 +13,9 @@ from app.systems.bastos.engine import (
     BastosFigureCost,
     BastosFigureDerived,
     BastosWeaponOut,
-    Figure,
-    FigureCost,
-    FigureDerived,
     cost_figure,
 )
-from app.systems.bastos.odds import BastosOddsAnswer, OddsAnswer, odds
+from app.systems.bastos.odds import BastosOddsAnswer, odds
 from app.systems.bastos.present import (
     OPTIONAL_RULES,
     BastosCatalogue,
@@ -34,13 +31,11 @@ from app.systems.bastos.present import (
 )
 from app.systems.bastos.queries import BastosOddsQuery, OddsQuery
 from app.systems.bastos.roster import (
-    BandDerived,
     BastosBandDerived,
     BastosEntryBase,
     BastosExtras,
     BastosResult,
     BastosRosterBase,
-    Extras,
     example_document,
     validate_roster,
 )
@@ -48,7 +43,6 @@ from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
 
 __all__ = [
-    "BandDerived",
     "BastosBandDerived",
     "BastosCatalogue",
     "BastosEntryBase",
@@ -63,11 +57,6 @@ __all__ = [
     "BastosSystem",
     "BastosWeaponOut",
     "Catalogue",
-    "Extras",
-    "Figure",
-    "FigureCost",
-    "FigureDerived",
-    "OddsAnswer",
     "OddsQuery",
     "build",
     "cost_figure",

@@ -111,17 +111,11 @@ class BastosFigureCost(Costed[BastosFigureDerived]):
     """The calculator's answer for one figure: no points, its sheet in `derived`."""
 
 
-Figure = BastosFigure
-WeaponOut = BastosWeaponOut
-FigureDerived = BastosFigureDerived
-FigureCost = BastosFigureCost
+def weapon_out(weapon: Weapon) -> BastosWeaponOut:
+    return BastosWeaponOut.model_validate(weapon.model_dump(exclude={"source", "reference_source"}))
 
 
-def weapon_out(weapon: Weapon) -> WeaponOut:
-    return WeaponOut.model_validate(weapon.model_dump(exclude={"source", "reference_source"}))
-
-
-def figure_issues(figure: Figure) -> list[Issue]:
+def figure_issues(figure: BastosFigure) -> list[Issue]:
     """Rep 1-6 (L80 tests a d6 against it); the text describes 3 to 5 and mentions 6 (L11)."""
     if not 1 <= figure.rep <= 6:
         return [
@@ -162,14 +156,14 @@ def _melee(rep: int, leader: bool) -> dict[str, dict[Margin, str]]:
     }
 
 
-def figure_derived(catalogue: Catalogue, figure: Figure) -> FigureDerived:
+def figure_derived(catalogue: Catalogue, figure: BastosFigure) -> BastosFigureDerived:
     """The figure's sheet (rules notes: leader die, stars, tir désespéré)."""
     rep, leader = figure.rep, figure.leader
     weapon = catalogue.weapon(figure.weapon) if figure.weapon is not None else None
     shoots = weapon is not None and weapon.rate is not None
     level = catalogue.rep_level(rep)
     two_dice, leader_die = rep_test(rep), rep_test(rep, leader_die=True)
-    return FigureDerived(
+    return BastosFigureDerived(
         rep=rep,
         leader=leader,
         star=figure.star,
@@ -194,9 +188,9 @@ def figure_derived(catalogue: Catalogue, figure: Figure) -> FigureDerived:
     )
 
 
-def cost_figure(catalogue: Catalogue, figure: Figure) -> FigureCost:
+def cost_figure(catalogue: Catalogue, figure: BastosFigure) -> BastosFigureCost:
     """The calculator's answer: points 0, no breakdown (no points in Bastos), the sheet."""
-    return FigureCost(
+    return BastosFigureCost(
         points=0,
         breakdown=[],
         derived=figure_derived(catalogue, figure),

@@ -22,18 +22,18 @@ from app.systems.bastos.dice import (
 )
 from app.systems.bastos.melee import Fighter, melee, melee_effects
 from app.systems.bastos.queries import (
-    ActivationQuery,
-    JamQuery,
-    MeleeQuery,
-    MeleeSide,
+    BastosActivationQuery,
+    BastosJamQuery,
+    BastosMeleeQuery,
+    BastosMeleeSide,
+    BastosReactionQuery,
+    BastosRepTestQuery,
+    BastosShootingQuery,
+    BastosWoundQuery,
+    BastosZombieMeleeQuery,
+    BastosZombieWoundQuery,
     OddsQuery,
     Query,
-    ReactionQuery,
-    RepTestQuery,
-    ShootingQuery,
-    WoundQuery,
-    ZombieMeleeQuery,
-    ZombieWoundQuery,
 )
 from app.systems.bastos.reactions import LABELS, TABLES, Situation, reaction
 from app.systems.bastos.shooting import Target, jam_chance, shot_outcome, volley, wound
@@ -57,9 +57,6 @@ class BastosOddsAnswer(BaseModel):
     details: list[BastosOutcome] = Field(description="Other chances worth showing.")
     issues: list[Issue]
 
-
-Outcome = BastosOutcome
-OddsAnswer = BastosOddsAnswer
 
 MORE_LABELS = {
     "2": "2 réussites",
@@ -99,20 +96,22 @@ for _side, _who in (("opponent", "Adversaire"), ("figure", "Figurine")):
 MORE_LABELS |= {f"hits_{n}": f"{n} touché(s) sur le tir" for n in range(4)}
 
 
-def outcomes(odds: Mapping[K, Fraction]) -> list[Outcome]:
+def outcomes(odds: Mapping[K, Fraction]) -> list[BastosOutcome]:
     result = []
     for key, value in odds.items():
         name = str(key)
         label = LABELS.get(name) or MORE_LABELS[name]
         result.append(
-            Outcome(id=name, label=label, probability=fraction_text(value), decimal=decimal(value))
+            BastosOutcome(
+                id=name, label=label, probability=fraction_text(value), decimal=decimal(value)
+            )
         )
     return result
 
 
-def _answer(query: Query, name: str, source: str, main: Mapping[K, Fraction]) -> OddsAnswer:
+def _answer(query: Query, name: str, source: str, main: Mapping[K, Fraction]) -> BastosOddsAnswer:
     test = str(getattr(query, "test", ""))
-    return OddsAnswer(
+    return BastosOddsAnswer(
         test=test, name=name, source=source, outcomes=outcomes(main), details=[], issues=[]
     )
 
@@ -122,7 +121,7 @@ def _impact(catalogue: Catalogue, weapon_id: str | None) -> int:
     return catalogue.weapon(weapon_id or "corps_a_corps").impact
 
 
-def _fighter(catalogue: Catalogue, side: MeleeSide) -> Fighter:
+def _fighter(catalogue: Catalogue, side: BastosMeleeSide) -> Fighter:
     return Fighter(
         rep=side.rep,
         impact=_impact(catalogue, side.weapon),
@@ -132,7 +131,7 @@ def _fighter(catalogue: Catalogue, side: MeleeSide) -> Fighter:
     )
 
 
-def _shooting(catalogue: Catalogue, query: ShootingQuery) -> OddsAnswer:
+def _shooting(catalogue: Catalogue, query: BastosShootingQuery) -> BastosOddsAnswer:
     weapon: Weapon = catalogue.weapon(query.weapon)
     answer = _answer(query, "Tir", "L115-152", {})
     if weapon.rate is None:
@@ -154,18 +153,18 @@ def _shooting(catalogue: Catalogue, query: ShootingQuery) -> OddsAnswer:
     return answer
 
 
-def odds(catalogue: Catalogue, query: OddsQuery) -> OddsAnswer:
+def odds(catalogue: Catalogue, query: OddsQuery) -> BastosOddsAnswer:
     """The exact chances of one test, for one figure in one situation."""
-    if isinstance(query, RepTestQuery):
+    if isinstance(query, BastosRepTestQuery):
         return _answer(
             query, "Test de Rep", "L80", rep_test(query.rep, leader_die=query.leader_die)
         )
-    if isinstance(query, ActivationQuery):
+    if isinstance(query, BastosActivationQuery):
         if query.players == 2:
             return _answer(query, "Activation", "L73", activation(query.rep))
         chances = activation_many_players(query.rep, query.players)
         return _answer(query, "Activation (Beaucoup de joueurs)", "L282", chances)
-    if isinstance(query, ReactionQuery):
+    if isinstance(query, BastosReactionQuery):
         table = TABLES[query.test]
         situation = Situation(**{f.name: getattr(query, f.name) for f in fields(Situation)})
         chances = reaction(
@@ -177,23 +176,23 @@ def odds(catalogue: Catalogue, query: OddsQuery) -> OddsAnswer:
             activated_by_leader=query.activated_by_leader,
         )
         return _answer(query, table.name, table.source, chances)
-    if isinstance(query, ShootingQuery):
+    if isinstance(query, BastosShootingQuery):
         return _shooting(catalogue, query)
-    if isinstance(query, WoundQuery):
+    if isinstance(query, BastosWoundQuery):
         return _answer(query, "Blessure", "L140-150", wound(catalogue.weapon(query.weapon).impact))
-    if isinstance(query, JamQuery):
+    if isinstance(query, BastosJamQuery):
         jam = jam_chance(query.dice)
         return _answer(query, "Munitions", "L152", {"jam": jam, "no_jam": 1 - jam})
-    if isinstance(query, MeleeQuery):
+    if isinstance(query, BastosMeleeQuery):
         figure, opponent = _fighter(catalogue, query.figure), _fighter(catalogue, query.opponent)
         answer = _answer(query, "Corps à corps", "L209-222", melee_effects(figure, opponent))
         answer.details = outcomes(melee(figure, opponent))
         return answer
-    if isinstance(query, ZombieWoundQuery):
+    if isinstance(query, BastosZombieWoundQuery):
         impact = catalogue.weapon(query.weapon).impact
         chances = zombie_wound(query.rep, impact, query.case)
         return _answer(query, "Tirer sur un zombie", "L289", chances)
-    if isinstance(query, ZombieMeleeQuery):
+    if isinstance(query, BastosZombieMeleeQuery):
         impact = _impact(catalogue, query.weapon)
         chances = zombie_melee(query.rep, query.zombies, impact)
         return _answer(query, "Corps à corps contre des zombies", "L289", chances)

@@ -119,16 +119,3 @@ OddsQuery = Annotated[
 
 class BastosOddsQuery(RootModel[OddsQuery]):
     """The body of POST /api/v1/systems/bastos/odds: one test, chosen by `test`."""
-
-
-RepTestQuery = BastosRepTestQuery
-ActivationQuery = BastosActivationQuery
-ReactionQuery = BastosReactionQuery
-ShootingQuery = BastosShootingQuery
-WoundQuery = BastosWoundQuery
-JamQuery = BastosJamQuery
-MeleeSide = BastosMeleeSide
-MeleeQuery = BastosMeleeQuery
-ZombieWoundQuery = BastosZombieWoundQuery
-ZombieMeleeQuery = BastosZombieMeleeQuery
-ZombieAppearsQuery = BastosZombieAppearsQuery

@@ -108,11 +108,6 @@ class BastosResult(RosterResult[BastosFigureDerived, BastosBandDerived]):
     entries: list[BastosEntryResult]  # type: ignore[assignment]
 
 
-Extras = BastosExtras
-BandDerived = BastosBandDerived
-FigureEntry = BastosEntryResult
-
-
 def entry_figure(catalogue: Catalogue, entry: EntryShape) -> tuple[BastosFigure, str]:
     """The entry's figure and the name it goes by."""
     if entry.unit is not None:
@@ -127,12 +122,14 @@ def entry_figure(catalogue: Catalogue, entry: EntryShape) -> tuple[BastosFigure,
 
 def _entry_result(
     catalogue: Catalogue, entry: EntryShape, index: int, figure: BastosFigure, name: str
-) -> FigureEntry:
+) -> BastosEntryResult:
     where = f"entries[{index}].{'unit' if entry.unit is not None else 'custom'}"
-    return unpriced_entry(FigureEntry, entry, name, cost_figure(catalogue, figure), where)
+    return unpriced_entry(BastosEntryResult, entry, name, cost_figure(catalogue, figure), where)
 
 
-def band_derived(figures: list[tuple[BastosFigure, int]], catalogue: Catalogue) -> BandDerived:
+def band_derived(
+    figures: list[tuple[BastosFigure, int]], catalogue: Catalogue
+) -> BastosBandDerived:
     """Totals over (figure, count) pairs."""
     reps: Counter[int] = Counter()
     weapons: Counter[str] = Counter()
@@ -148,7 +145,7 @@ def band_derived(figures: list[tuple[BastosFigure, int]], catalogue: Catalogue) 
             shooting_dice += (weapon.rate or 0) * count
     total = sum(reps.values())
     rep_total = sum(rep * count for rep, count in reps.items())
-    return BandDerived(
+    return BastosBandDerived(
         figures=total,
         rep_total=rep_total,
         rep_distribution={str(rep): reps[rep] for rep in sorted(reps)},
@@ -163,7 +160,7 @@ def band_derived(figures: list[tuple[BastosFigure, int]], catalogue: Catalogue) 
     )
 
 
-def band_issues(derived: BandDerived, roster: RosterShape) -> list[Issue]:
+def band_issues(derived: BastosBandDerived, roster: RosterShape) -> list[Issue]:
     """The list-level issues; each figure's own are in its entry."""
     issues = empty_roster(roster.entries, "aucune figurine")
     if derived.figures and not derived.leaders:

@@ -13,10 +13,10 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
-from app.systems.dcsystem.catalogue import Catalogue, Dice, Level, cross_check
+from app.systems.dcsystem.catalogue import Catalogue, DcsystemDice, Level, cross_check
 from app.systems.dcsystem.engine import (
-    FighterCost,
-    FighterDefinition,
+    DcsystemFighter,
+    DcsystemFighterCost,
     cost_fighter,
     discrepancies,
     unit_definition,
@@ -34,7 +34,7 @@ from app.systems.dcsystem.present import (
 from app.systems.dcsystem.roster import (
     DcsystemResult,
     DcsystemRosterBase,
-    ScoreRequest,
+    DcsystemScoreRequest,
     score,
     validate_roster,
 )
@@ -46,7 +46,12 @@ UNIT_FIELDS = {"id", "name", "army", "level", "points", "variant_of", "note", "s
 
 class DcSystem(
     CatalogueSystem[
-        Catalogue, FighterDefinition, DcsystemRosterBase, ScoreRequest, FighterCost, DcsystemResult
+        Catalogue,
+        DcsystemFighter,
+        DcsystemRosterBase,
+        DcsystemScoreRequest,
+        DcsystemFighterCost,
+        DcsystemResult,
     ]
 ):
     """The DCSystem engine, built from its checked catalogue."""
@@ -59,16 +64,16 @@ class DcSystem(
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
 
-    def cost(self, unit: FighterDefinition, /) -> FighterCost:
+    def cost(self, unit: DcsystemFighter, /) -> DcsystemFighterCost:
         return self._cached_cost(unit.level, tuple(unit.items))
 
-    def _cost(self, level: Level, items: tuple[str, ...]) -> FighterCost:
-        return cost_fighter(self.data, FighterDefinition(level=level, items=list(items)))
+    def _cost(self, level: Level, items: tuple[str, ...]) -> DcsystemFighterCost:
+        return cost_fighter(self.data, DcsystemFighter(level=level, items=list(items)))
 
     def validate(self, roster: DcsystemRosterBase, /) -> DcsystemResult:
         return validate_roster(self.data, roster, self.cost)
 
-    def score(self, request: ScoreRequest, /) -> ScoreResult:
+    def score(self, request: DcsystemScoreRequest, /) -> ScoreResult:
         return score(self.data, request)
 
     def build_catalogue(self) -> DcsystemCatalogue:
@@ -93,7 +98,7 @@ class DcSystem(
                 DcsystemLevelOut(
                     level=rule.level,
                     points=rule.points,
-                    dice=Dice(red=rule.red, blue=rule.blue),
+                    dice=DcsystemDice(red=rule.red, blue=rule.blue),
                     slots=rule.slots,
                     handicaps=rule.handicaps,
                 )

@@ -213,6 +213,3 @@ def cross_check(catalogue: Catalogue) -> list[str]:
     if sorted(catalogue.score.kill_points) != ["1", "2", "3"]:
         problems.append("score.kill_points: give the points of levels 1, 2 and 3")
     return problems
-
-
-Dice = DcsystemDice

@@ -10,7 +10,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.systems.base import Costed, CostLine, Integral, Issue, catalogue_id, error, warning
-from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, Dice, Item, Level, Unit
+from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, DcsystemDice, Item, Level, Unit
 
 # Item ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
 ItemRef = catalogue_id(ITEM_IDS, "item")
@@ -47,19 +47,19 @@ class DcsystemWeaponDice(BaseModel):
 
 class DcsystemFighterDerived(BaseModel):
     level: int
-    dice: Dice
+    dice: DcsystemDice
     slots: DcsystemSlots
     weapons: list[DcsystemWeaponDice]
 
 
-def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> Dice:
+def fighter_dice(catalogue: Catalogue, level: int, items: Sequence[Item]) -> DcsystemDice:
     """Part B gives red and blue by level; items add or remove (L259, L277-278, L286).
 
     A shot or a blow uses one weapon: the white (yellow) dice are those of the best shooting
     (close-combat) weapon, not a sum (note 6)."""
     rule = catalogue.level(level)
     weapons = weapon_dice(items)
-    return Dice(
+    return DcsystemDice(
         red=max(0, rule.red + sum(item.red for item in items)),
         blue=max(0, rule.blue + sum(item.blue for item in items)),
         white=max((w.dice for w in weapons if w.type == "tir"), default=0),
@@ -90,10 +90,7 @@ class DcsystemFighterCost(Costed[DcsystemFighterDerived]):
     """The cost of one fighter: the breakdown's points add up to `points`."""
 
 
-FighterCost = DcsystemFighterCost
-
-
-def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> FighterCost:
+def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> DcsystemFighterCost:
     """F. Création d'un combattant: level + each item, handicaps subtracting, Équilibre."""
     rule = catalogue.level(fighter.level)
     breakdown = [
@@ -164,7 +161,7 @@ def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> FighterCost:
     derived = DcsystemFighterDerived(
         level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen)
     )
-    return FighterCost(points=points, breakdown=breakdown, derived=derived, issues=issues)
+    return DcsystemFighterCost(points=points, breakdown=breakdown, derived=derived, issues=issues)
 
 
 def _slots(
@@ -266,5 +263,3 @@ DICE_LABELS = {"red": "rouges", "blue": "bleus", "white": "blancs", "yellow": "j
 
 
 # The names the rest of the package knows them by (the API shows the prefixed ones).
-FighterDefinition = DcsystemFighter
-FighterDerived = DcsystemFighterDerived

@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from app.systems.base import Badge, CostLine
 from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut, PricedOut
-from app.systems.dcsystem.catalogue import Dice
+from app.systems.dcsystem.catalogue import DcsystemDice
 from app.systems.dcsystem.engine import DICE_LABELS
 from app.systems.dcsystem.roster import DcsystemRosterBase
 
@@ -18,7 +18,7 @@ DICE_COLOURS = {"red": "#c0392b", "blue": "#1f5fa8", "white": "#7f8c8d", "yellow
 class DcsystemLevelOut(BaseModel):
     level: int
     points: int
-    dice: Dice
+    dice: DcsystemDice
     slots: int
     handicaps: int
 
@@ -40,8 +40,8 @@ class DcsystemUnitOut(ItemOut):
     computed_points: int
     discrepancies: list[str]
     items: list[str]
-    dice: Dice | None
-    computed_dice: Dice
+    dice: DcsystemDice | None
+    computed_dice: DcsystemDice
     breakdown: list[CostLine]
     variant_of: str | None
     note: str
@@ -68,7 +68,7 @@ class DcsystemCatalogue(CatalogueOut):
     examples: list[DcsystemExampleOut]
 
 
-def dice_badges(dice: Dice) -> list[Badge]:
+def dice_badges(dice: DcsystemDice) -> list[Badge]:
     badges = []
     for colour, plural in DICE_LABELS.items():
         count = getattr(dice, colour)

@@ -24,9 +24,9 @@ from app.systems.base import (
 from app.systems.catalogued import RosterBase, empty_roster, over_points_limit
 from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
 from app.systems.dcsystem.engine import (
-    FighterCost,
-    FighterDefinition,
-    FighterDerived,
+    DcsystemFighter,
+    DcsystemFighterCost,
+    DcsystemFighterDerived,
     cost_fighter,
     unit_definition,
 )
@@ -54,7 +54,7 @@ class DcsystemExtras(BaseModel):
 
 class EntryShape(Protocol):
     unit: str | None
-    custom: FighterDefinition | None
+    custom: DcsystemFighter | None
     name: str | None
     count: int
     group: Literal["renfort"] | None
@@ -71,7 +71,7 @@ class DcsystemEntryBase(EntryBase):
     """A catalogue unit ('unit') or a custom fighter ('custom'), never both."""
 
     unit: str | None = None
-    custom: FighterDefinition | None = None
+    custom: DcsystemFighter | None = None
     group: Literal["renfort"] | None = Field(
         None, description="'renfort': listed in the Renfort group, not counted (L359-360)."
     )
@@ -99,25 +99,24 @@ class DcsystemRosterDerived(BaseModel):
     reinforcement_limit: int | None
 
 
-class DcsystemEntryResult(EntryResult[FighterDerived]):
+class DcsystemEntryResult(EntryResult[DcsystemFighterDerived]):
     """One roster entry once validated."""
 
 
-class DcsystemResult(RosterResult[FighterDerived, DcsystemRosterDerived]):
+class DcsystemResult(RosterResult[DcsystemFighterDerived, DcsystemRosterDerived]):
     """A validated DCSystem roster."""
 
     entries: list[DcsystemEntryResult]  # type: ignore[assignment]
 
 
-FighterEntry = DcsystemEntryResult
-CostFunction = Callable[[FighterDefinition], FighterCost]
+CostFunction = Callable[[DcsystemFighter], DcsystemFighterCost]
 
 
 def _entry_result(
     catalogue: Catalogue, entry: EntryShape, index: int, costing: Costing, cost: CostFunction
-) -> FighterEntry:
+) -> DcsystemEntryResult:
     path = f"entries[{index}]"
-    costed: FighterCost
+    costed: DcsystemFighterCost
     if entry.unit is not None:
         unit = catalogue.unit(entry.unit)
         costed = cost(unit_definition(unit))  # cached per (level, items) by DcSystem
@@ -134,7 +133,7 @@ def _entry_result(
         name = entry.name or f"Combattant de niveau {entry.custom.level}"
     counted = entry.group != "renfort"
     # Built from values the engine made and checked: no second validation (hot path).
-    return FighterEntry.model_construct(
+    return DcsystemEntryResult.model_construct(
         name=name,
         count=entry.count,
         unit_points=unit_points,
@@ -268,6 +267,3 @@ def score(catalogue: Catalogue, request: DcsystemScoreRequest) -> ScoreResult:
                 )
             )
     return ScoreResult(points=sum(line.points for line in lines), breakdown=lines)
-
-
-ScoreRequest = DcsystemScoreRequest

@@ -93,19 +93,6 @@ def availability(placed: Sequence[Placed]) -> list[InfinityAvaLine]:
     return list(lines.values())
 
 
-def points_issues(points: int, points_limit: int | None) -> list[Issue]:
-    if points_limit is None or points <= points_limit:
-        return []
-    return [
-        error(
-            "over_points_limit",
-            f"{points} points pour une partie de {points_limit} points "
-            f"({points - points_limit} de trop).",
-            "points_limit",
-        )
-    ]
-
-
 def swc_issues(
     used: Fraction, available: int, points_limit: int | None, points: int
 ) -> list[Issue]:

@@ -181,8 +181,3 @@ class InfinityRoster(RosterBase):
 
 
 # The names the engine had before its models took the system's prefix (OpenAPI names).
-Profile = InfinityProfile
-TrooperOption = InfinityTrooperOption
-Trooper = InfinityTrooper
-CostRequest = InfinityCostRequest
-Extras = InfinityExtras

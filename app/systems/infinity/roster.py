@@ -6,6 +6,7 @@ Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 """
 
 from app.systems.base import EntryResult, Issue, RosterResult, error
+from app.systems.catalogued import over_points_limit
 from app.systems.infinity.catalogue import Catalogue, Rules
 from app.systems.infinity.checks import (
     Placed,
@@ -17,7 +18,6 @@ from app.systems.infinity.checks import (
     irregular_lieutenant_issues,
     lieutenant_issues,
     medic_issues,
-    points_issues,
     reserve_issues,
     swc_issues,
     swc_used,
@@ -163,7 +163,7 @@ def validate_roster(catalogue: Catalogue, roster: InfinityRoster) -> InfinityRes
     )
     issues = (
         duplicate_unit_issues(roster.extras.units)
-        + points_issues(points, roster.points_limit)
+        + over_points_limit(points, roster.points_limit)
         + swc_issues(used, available, roster.points_limit, points)
         + lieutenant_issues(placed)
         + ava_issues(lines, roster.extras.ava)

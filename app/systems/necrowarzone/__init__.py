@@ -13,11 +13,10 @@ from app.systems.catalogued import CatalogueSystem
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
-    Figure,
     NecrowarzoneFigure,
+    NecrowarzoneProfile,
     NecrowarzoneRosterBase,
-    Profile,
-    Weapon,
+    NecrowarzoneWeapon,
 )
 from app.systems.necrowarzone.present import (
     NecrowarzoneCatalogue,
@@ -27,40 +26,37 @@ from app.systems.necrowarzone.present import (
     summary_line,
 )
 from app.systems.necrowarzone.rosters import (
-    GangDerived,
+    NecrowarzoneGangDerived,
     NecrowarzoneResult,
     entry_figure,
     example_document,
     validate_roster,
 )
 from app.systems.necrowarzone.rules import (
-    FigureCost,
-    FigureDerived,
     NecrowarzoneFigureCost,
+    NecrowarzoneFigureDerived,
     cost_figure,
 )
 from app.systems.necrowarzone.shooting import (
+    NecrowarzoneShotModifierLine,
     NecrowarzoneShotRequest,
     NecrowarzoneShotResult,
-    ShotModifierLine,
-    ShotRequest,
-    ShotResult,
     needed_to_hit,
 )
 
 __all__ = [
     "Catalogue",
-    "Figure",
-    "FigureCost",
-    "FigureDerived",
-    "GangDerived",
+    "NecrowarzoneFigure",
+    "NecrowarzoneFigureCost",
+    "NecrowarzoneFigureDerived",
+    "NecrowarzoneGangDerived",
+    "NecrowarzoneProfile",
     "NecrowarzoneResult",
+    "NecrowarzoneShotModifierLine",
+    "NecrowarzoneShotRequest",
+    "NecrowarzoneShotResult",
     "NecrowarzoneSystem",
-    "Profile",
-    "ShotModifierLine",
-    "ShotRequest",
-    "ShotResult",
-    "Weapon",
+    "NecrowarzoneWeapon",
     "build",
     "cost_figure",
     "example_document",

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from app.systems import building
 from app.systems.building import CatalogueModel
-from app.systems.necrowarzone.models import Figure
+from app.systems.necrowarzone.models import NecrowarzoneFigure
 
 # The rows of the shooting table (L41-49) are referred to by these ids in requests.
 CoverId = Literal["cible_partiellement_a_couvert", "cible_a_couvert"]
@@ -106,14 +106,14 @@ class SampleFigure(CatalogueModel):
 
     id: str
     name: str
-    figure: Figure
+    figure: NecrowarzoneFigure
     source: str
     note: str = ""
 
 
 class ExampleEntry(CatalogueModel):
     unit: str | None = None
-    custom: Figure | None = None
+    custom: NecrowarzoneFigure | None = None
     name: str | None = None
     count: int = Field(1, ge=1)
 

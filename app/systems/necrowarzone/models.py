@@ -107,6 +107,3 @@ class NecrowarzoneRosterBase(RosterBase):
 
 
 # Short names for the engine's own modules and tests.
-Profile = NecrowarzoneProfile
-Weapon = NecrowarzoneWeapon
-Figure = NecrowarzoneFigure

@@ -50,7 +50,6 @@ class NecrowarzoneResult(RosterResult[NecrowarzoneFigureDerived, NecrowarzoneGan
 
 
 # Short name for the engine's own modules and tests.
-GangDerived = NecrowarzoneGangDerived
 
 
 def example_document(example: Example) -> dict[str, Any]:

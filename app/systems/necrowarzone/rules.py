@@ -39,8 +39,6 @@ class NecrowarzoneFigureCost(Costed[NecrowarzoneFigureDerived]):
 
 
 # Short names for the engine's own modules and tests.
-FigureDerived = NecrowarzoneFigureDerived
-FigureCost = NecrowarzoneFigureCost
 
 
 def reduced(value: int, light_wounds: int, per_wound: int, rule: LightWound) -> int:

@@ -201,6 +201,3 @@ def needed_to_hit(catalogue: Catalogue, request: NecrowarzoneShotRequest) -> Nec
 
 
 # Short names for the engine's own modules and tests.
-ShotRequest = NecrowarzoneShotRequest
-ShotModifierLine = NecrowarzoneShotModifierLine
-ShotResult = NecrowarzoneShotResult
