@@ -320,3 +320,13 @@ def test_the_creators_counter_is_for_capacites_and_equipements_together(
     page = browser.post("/dcsystem/createur", data=form).text
     assert "2/3 capacités ou équipements, 0/1 handicap" in page
     assert "(2 capacités ou équipements, " in page  # the level's radio button
+
+
+def test_dice_pools_read_as_words(browser: TestClient) -> None:
+    # Issue 14, finding 12: « 4 4 2 » to screen readers, from an aria-label a span may not
+    # carry; the pool is one image named in words.
+    page = browser.get("/dcsystem/catalogue").text
+    jaffa = page[page.index('id="unit-jaffa"') :]
+    assert (
+        '<span class="dice" role="img" aria-label="3 dés rouges, 1 dé bleu, 3 dés blancs">' in jaffa
+    )
