@@ -47,7 +47,7 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         30,
         "2/2 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
 
     name = page.locator("#fighter-name")
@@ -60,7 +60,7 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         23,
         "2/1 capacités ou équipements, 0/1 handicap",
-        "3 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "3 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(page.locator("#result .issue.error")).to_have_text(
         "Erreur : Niveau 1 : 2 capacités ou équipements pour 1 autorisé(s), 1 de trop."
@@ -70,7 +70,7 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         30,
         "2/2 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(page.locator("#result .issue")).to_have_count(0)
 
@@ -80,14 +80,14 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         33,
         "2/3 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     htmx_post(page, "/dcsystem/createur", lambda: capacities.get_by_label("Soin").check())
     check_creator(
         page,
         48,
         "3/3 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(page.locator("#result [data-total]")).to_have_text("48")
     expect(page.locator("#result .issue")).to_have_count(0)
@@ -98,7 +98,7 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         51,
         "4/3 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(page.locator("#result .issue.error")).to_have_text(
         "Erreur : Niveau 2 : 4 capacités ou équipements pour 3 autorisé(s), 1 de trop."
@@ -108,7 +108,7 @@ def test_create_fighter_build_list_share_and_duplicate(
         page,
         48,
         "3/3 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(page.locator("#result .issue")).to_have_count(0)
     assert_same_document(page)
@@ -297,7 +297,7 @@ def test_creator_works_without_javascript(new_context: Callable[..., BrowserCont
         page,
         48,
         "3/3 capacités ou équipements, 0/1 handicap",
-        "4 rouge(s), 1 bleu(s), 2 blanc(s), 0 jaune(s)",
+        "4 dés rouges, 1 dé bleu, 2 dés blancs",
     )
     expect(capacities.get_by_label("Élite")).to_be_checked()
     expect(capacities.get_by_label("Soin")).to_be_checked()
@@ -321,7 +321,10 @@ def test_bad_points_limit_is_explained_next_to_the_field(page: Page) -> None:
         # The message sits right after the field; what was typed is all still there.
         expect(limit_error).to_have_text("Format (points) : nombre entier entre 1 et 100000")
         expect(limit_error).to_have_attribute("role", "alert")
-        expect(flash).to_have_text("Modification non enregistrée : corrigez les champs signalés.")
+        expect(flash).to_have_text(
+            "Modification non enregistrée : corrigez les champs signalés."
+            " Les totaux sont ceux de la liste enregistrée."
+        )
         expect(points_limit).to_have_value(bad)
         expect(roster_name).to_have_value("Ma liste du samedi")
         expect(page.locator(".error-detail")).to_have_count(0)
