@@ -26,28 +26,42 @@ def not_modified(request: Request, etag: str) -> bool:
 
 
 V = TypeVar("V", str, bytes)
+# What an entry costs besides its value: the key, the LRU's bookkeeping (a rough upper
+# bound, so that many small entries cannot outgrow the budget either).
+ENTRY_OVERHEAD = 256
 
 
-def bounded_in_bytes(max_bytes: int) -> LRUCache[Hashable, V]:
-    """A least-recently-used memory of rendered text, bounded by what it weighs (cachetools:
-    a count bound would let a few 2 MB pages take all the memory). A value heavier than
-    `max_bytes` is simply not kept. Callers that share one between threads hold its lock."""
-    return LRUCache(maxsize=max_bytes, getsizeof=len)
+def weight(key: Hashable, value: str | bytes) -> int:
+    """Bytes an entry holds. Bytes are what they weigh; a str is counted 4 bytes a
+    character unless it is ASCII (CPython stores a whole string at the width of its widest
+    character: one emoji makes every character 4 bytes)."""
+    size = len(value) if isinstance(value, bytes) else len(value) * (1 if value.isascii() else 4)
+    return size + ENTRY_OVERHEAD + len(repr(key))
+
+
+def bounded_in_bytes(max_bytes: int) -> "LRUCache[Hashable, tuple[V, int]]":
+    """A least-recently-used memory of rendered text, bounded by what it weighs in bytes
+    (cachetools: a count bound would let a few 2 MB pages take all the memory). Each value
+    is stored with its weight. Callers that share one between threads hold its lock."""
+    return LRUCache(maxsize=max_bytes, getsizeof=lambda item: item[1])
 
 
 class Memo(Generic[V]):
     """An LRUCache of text or bytes and the lock that guards it (the share page reads it on
-    the event loop and fills it from a worker thread)."""
+    the event loop and fills it from a worker thread). A value heavier than the whole
+    memory is not kept."""
 
     def __init__(self, max_bytes: int) -> None:
-        self.cache: LRUCache[Hashable, V] = bounded_in_bytes(max_bytes)
+        self.cache: LRUCache[Hashable, tuple[V, int]] = bounded_in_bytes(max_bytes)
         self.lock = threading.Lock()
 
     def get(self, key: Hashable) -> V | None:
         with self.lock:
-            return self.cache.get(key)
+            item = self.cache.get(key)
+        return None if item is None else item[0]
 
     def put(self, key: Hashable, value: V) -> None:
         # A value heavier than the whole memory raises ValueError: serve it, do not keep it.
+        item = (value, weight(key, value))
         with self.lock, contextlib.suppress(ValueError):
-            self.cache[key] = value
+            self.cache[key] = item

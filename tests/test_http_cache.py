@@ -4,14 +4,14 @@ from app.http_cache import Memo
 
 
 def test_memory_keeps_at_most_its_bytes_least_recently_used_out_first() -> None:
-    memo = Memo(1000)
+    memo = Memo(1500)  # two entries of 400 bytes and their keys' overhead, not three
     memo.put("a", "x" * 400)
     memo.put("b", "y" * 400)
     assert memo.get("a") == "x" * 400  # "a" is now the most recently used
     memo.put("c", "z" * 400)
     assert memo.get("b") is None
     assert memo.get("a") is not None and memo.get("c") is not None
-    assert memo.cache.currsize <= 1000
+    assert memo.cache.currsize <= 1500
 
 
 def test_a_value_heavier_than_the_memory_is_served_not_kept() -> None:
@@ -28,4 +28,29 @@ def test_many_heavy_pages_never_exceed_the_budget() -> None:
     for host in range(60):
         memo.put(("code", f"http://host{host}"), page)
     assert memo.cache.currsize <= 32 * 1024 * 1024
-    assert len(memo.cache) == 16
+    # 16 pages of 2 MiB would be exactly 32 MiB: with each entry's key and bookkeeping
+    # counted, 15 fit.
+    assert len(memo.cache) == 15
+
+
+def test_the_memory_counts_bytes_not_characters() -> None:
+    """Issue 13, finding 5: `len()` of a str counted an emoji page at a quarter of what it
+    holds (CPython stores such a string 4 bytes a character)."""
+    memo: Memo[str] = Memo(10_000)
+    memo.put("emoji", "⚔" * 100 + "🛡️" * 2_000)  # 4,100 characters, over 16 KB in memory
+    assert memo.get("emoji") is None
+    memo.put("ascii", "a" * 4_100)
+    assert memo.get("ascii") == "a" * 4_100
+    assert 4_100 < memo.cache.currsize < 4_100 + 400
+
+
+def test_bytes_weigh_what_they_are_and_small_entries_count_their_keys() -> None:
+    memo: Memo[bytes] = Memo(100_000)
+    page = "🛡️".encode() * 1_000  # 7,000 bytes of UTF-8
+    memo.put(("code", "http://localhost"), page)
+    assert memo.get(("code", "http://localhost")) == page
+    assert 7_000 < memo.cache.currsize < 7_400
+    for port in range(10_000):  # tiny values cannot multiply past the budget either
+        memo.put(("code", f"http://localhost:{port}"), b"x")
+    assert memo.cache.currsize <= 100_000
+    assert len(memo.cache) < 400

@@ -11,6 +11,7 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.security.hosts import HOST_CHECKED
 from app.security.tokens import carries_secret
 
 # Scripts only from our origin, never inline. `style-src-attr 'unsafe-inline'` allows style
@@ -72,17 +73,24 @@ class SecurityHeaders:
             await self.app(scope, receive, _DocsPage(send))
             return
         extra: list[tuple[bytes, bytes]] = [*FIXED, (b"content-security-policy", PAGE_CSP.encode())]
-        secret = TOKEN_PATH.match(path) is not None or carries_secret(scope["query_string"])
-        extra.append((b"referrer-policy", b"no-referrer" if secret else b"same-origin"))
         if PRIVATE_PATH.match(path):
             extra.append((b"cache-control", b"private, no-store"))
+        checked: list[bool] = []
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = _merged(message.get("headers", []), extra)
+                # The query is read only for a request known to be for this host (a refused
+                # one gets no-referrer unread): a hostile query costs nothing before that.
+                secret = (
+                    not checked
+                    or TOKEN_PATH.match(path) is not None
+                    or carries_secret(scope["query_string"])
+                )
+                referrer = (b"referrer-policy", b"no-referrer" if secret else b"same-origin")
+                message["headers"] = _merged(message.get("headers", []), [*extra, referrer])
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app({**scope, HOST_CHECKED: checked}, receive, send_with_headers)
 
 
 def _merged(

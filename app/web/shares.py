@@ -34,7 +34,7 @@ def router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
     # Bounded in bytes: 100,000 ETags weigh ~7 MB; rendered pages at most 32 MB per process.
     etags: Memo[str] = Memo(8 * 1024 * 1024)
-    pages: Memo[str] = Memo(32 * 1024 * 1024)
+    pages: Memo[bytes] = Memo(32 * 1024 * 1024)  # UTF-8, as sent: bytes as they weigh
 
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
@@ -117,7 +117,7 @@ def router() -> APIRouter:
         response = render(
             request, "share/page.html", context, headers=immutable_headers(request, etag)
         )
-        pages.put((code, base), bytes(response.body).decode())
+        pages.put((code, base), bytes(response.body))
         return response
 
     return router
