@@ -285,3 +285,48 @@ def test_own_stylesheet(browser: TestClient) -> None:
     assert "immutable" in answer.headers["cache-control"]
     assert "table.edit.infinity-options" in answer.text
     assert browser.get("/infinity/static/secret.py").status_code == 404
+
+
+def test_a_group_out_of_range_is_refused_in_french_and_sizes_nothing(
+    browser: TestClient,
+) -> None:
+    """Issue 13, finding 2: after a refused save the group select was drawn from the typed
+    value (`entry-0-group=1000000` rendered a 38.8 MB page in 7-10 s). L85 numbers the
+    combat groups; the model allows 1 to 100."""
+    created = browser.post(
+        "/listes", data={"system": "infinity", "example": "compagnie_de_brumeval"}
+    )
+    location = created.headers["location"]
+    page = browser.get(location).text
+    form = form_of(page)
+    normal = len(page)
+    for typed, message in [
+        ("1000000", "Groupe : au plus 100"),
+        ("101", "Groupe : au plus 100"),
+        ("0", "Groupe : au moins 1"),
+        ("9" * 5000, "Groupe : nombre entier attendu"),
+        ("abc", "Groupe : nombre entier attendu"),
+    ]:
+        refused = browser.post(location, data={**form, "entry-0-group": typed}, headers=HTMX)
+        assert refused.status_code == 422, typed
+        assert message in refused.text, typed
+        # The refused row (sorted first or last by its group) says so, and only it.
+        pattern = r'<select id="entry-\d+-group"([^>]*)>(.*?)</select>'
+        selects = re.findall(pattern, refused.text, re.S)
+        assert len(selects) == 14
+        invalid = [i for i, (attrs, _) in enumerate(selects) if "aria-invalid" in attrs]
+        assert len(invalid) == 1, typed
+        assert f'aria-describedby="entry-{invalid[0]}-error"' in selects[invalid[0]][0]
+        # Groups 1 and 2 are used: each select offers 1 to 3, whatever was typed.
+        for _, options in selects:
+            assert re.findall(r'<option value="(\d+)"', options) == ["1", "2", "3"], typed
+        assert len(refused.text) < normal, typed
+    # The add panel's group is bounded the same way.
+    refused = browser.post(
+        location,
+        data={**form, "action": "add", "add-unit": form["add-unit"], "add-group": "1000000"},
+        headers=HTMX,
+    )
+    assert refused.status_code == 422
+    assert "au plus 100" in refused.text
+    assert len(refused.text) < 2 * normal

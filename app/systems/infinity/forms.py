@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
-from app.systems.infinity.models import InfinityCostRequest
+from app.systems.infinity.models import HIGHEST_GROUP, InfinityCostRequest
 from app.web.forms import int_or_raw
 
 
@@ -45,8 +45,20 @@ def ava_value(value: Any) -> Any:
     return None if text.lower() in ("", "total", "t") else int_or_raw(text)
 
 
+def group_value(value: Any) -> Any:
+    """A combat group as typed, bounded where it enters: an integer out of 1..HIGHEST_GROUP
+    becomes 0 or HIGHEST_GROUP + 1, which the model still refuses with its French message
+    (« au moins 1 », « au plus 100 »); text stays text (at most 20 characters: « nombre
+    entier attendu »). The editor's group select is drawn from it (`entry-0-group=1000000`
+    rendered a 38.8 MB page, issue 13)."""
+    number = int_or_raw(value)
+    if isinstance(number, int):
+        return min(max(number, 0), HIGHEST_GROUP + 1)
+    return None if number is None else str(value).strip()[:20]
+
+
 def group_of(form: FormData, index: int) -> int:
-    value = int_or_raw(form.get(f"entry-{index}-group"))
+    value = group_value(form.get(f"entry-{index}-group"))
     if isinstance(value, int):
         return value
     ref = entry_ref(form, index)

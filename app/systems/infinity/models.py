@@ -32,6 +32,10 @@ MEDIC_SKILLS = frozenset({DOCTEUR, PARAMEDICAL})
 ID_PATTERN = r"^[a-z0-9]+(?:_[a-z0-9]+)*$"  # ASCII snake_case
 Orders = Literal["regular", "irregular"]
 
+# The highest combat group a list may use (the editor's group select lists 1 to one past the
+# highest used, never more than this).
+HIGHEST_GROUP = 100
+
 if TYPE_CHECKING:  # integer() builds Annotated types pydantic reads; mypy sees plain ints.
     Attribute = int
     Count = int
@@ -42,7 +46,7 @@ if TYPE_CHECKING:  # integer() builds Annotated types pydantic reads; mypy sees 
 else:
     Attribute = integer(0, 99)
     Count = integer(1, 100)
-    Group = integer(1, 100)
+    Group = integer(1, HIGHEST_GROUP)
     Points = integer(0, 10_000)
     PointsLimit = integer(1, 100_000)
     Availability = integer(0, 100)

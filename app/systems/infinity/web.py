@@ -21,6 +21,7 @@ from app.systems.infinity.forms import (
     entry_count,
     entry_ref,
     group_of,
+    group_value,
     slug,
     sort_key,
     swc_value,
@@ -31,6 +32,7 @@ from app.systems.infinity.models import (
     AD_COMBAT_JUMP,
     DOCTEUR,
     HACKER,
+    HIGHEST_GROUP,
     PARAMEDICAL,
     InfinityCostRequest,
 )
@@ -106,6 +108,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
             "known_skills": KNOWN_SKILLS,
             "attributes": ATTRIBUTES,
             "infinity_css": STYLESHEET_URL,
+            "highest_group": HIGHEST_GROUP,
         }
 
     # --- the creator ---------------------------------------------------------------------
@@ -264,8 +267,8 @@ class InfinityPages(SystemPages[InfinitySystem]):
         unit, _, option = value.partition("/")
         if not unit or not option:
             return None
-        group = int_or_raw(form.get("add-group"))
-        if not isinstance(group, int):
+        group = group_value(form.get("add-group"))
+        if group is None:
             groups = [group_of(form, i) for i in range(entry_count(form))]
             group = max([g for g in groups if g < 10**9], default=1)
         return {"unit": unit, "option": option, "group": group}
@@ -285,7 +288,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
             entry["name"] = form_text(form, f"entry-{source}-name") or None
         key = f"entry-{source}"
         if form.get(f"{key}-group") is not None:
-            entry["group"] = int_or_raw(form.get(f"{key}-group"))
+            entry["group"] = group_value(form.get(f"{key}-group"))
             entry["reserve"] = bool(form.get(f"{key}-reserve"))
         if option := form.get(f"{key}-option"):
             entry["option"] = str(option)
