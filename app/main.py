@@ -6,7 +6,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
-from app import openapi, problems
+from app import openapi, problems, refusals
 from app.api.v1 import api_routers
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
@@ -20,6 +20,7 @@ from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import pages
+from app.web.deps import CarnetCookies
 from app.web.render import html_error, templates
 
 
@@ -51,7 +52,9 @@ def create_app(
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
+    refusals.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
+    app.add_middleware(CarnetCookies)
     app.add_middleware(
         RateLimits,
         storage=settings.rate_limit_storage,

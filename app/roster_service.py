@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
+from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Roster, Share
 from app.systems.base import AnySystem, RosterResult, RosterSummary
@@ -29,6 +30,7 @@ __all__ = [
     "TooLarge",
     "UnstorableText",
     "WrongSystem",
+    "card",
     "check",
     "snapshot",
 ]
@@ -97,6 +99,29 @@ def check(system: AnySystem, document: BaseModel) -> tuple[RosterResult[Any, Any
     return result, system.summarize(document, result)
 
 
+# A library card shows a system without points by its first totals (figures, Rep...).
+HEADLINE_TOTALS = 2
+
+
+def card(system: AnySystem, document: BaseModel | None) -> dict[str, Any]:
+    """What « Mes listes » shows of a list, stored with it at each save so that a library
+    view reads it instead of validating every list: points first (the format a list is
+    built to), or the first totals of a system without points; the validity; the catalogue
+    version it was computed with. `document` None: the stored list no longer parses."""
+    if document is None:
+        return {"catalogue_version": system.catalogue_version, "valid": False, "stale": True}
+    result, summary = check(system, document)
+    budgets = sorted(summary.budgets, key=lambda budget: budget.id != "points")
+    return {
+        "catalogue_version": system.catalogue_version,
+        "valid": result.valid,
+        "budgets": [budget.model_dump(mode="json") for budget in budgets],
+        "totals": []
+        if budgets
+        else [t.model_dump(mode="json") for t in summary.totals[:HEADLINE_TOTALS]],
+    }
+
+
 def encoded(value: Any, what: str, limit: int) -> bytes:
     """`value` as the canonical UTF-8 JSON that is stored, within `limit` bytes."""
     try:
@@ -120,6 +145,12 @@ def snapshot(system: AnySystem, document: BaseModel) -> dict[str, Any]:
     }
 
 
+def entries_changed(
+    document: dict[str, Any], change: Callable[[list[Any]], list[Any]]
+) -> dict[str, Any]:
+    return {**document, "entries": change(list(document.get("entries", [])))}
+
+
 @dataclass
 class RosterService:
     session: Session
@@ -128,13 +159,25 @@ class RosterService:
     def system(self, roster: Roster) -> AnySystem:
         return self.systems[roster.system]
 
-    def authorize(self, roster_id: str, token: str | None) -> Roster:
-        roster = store.get_roster(session=self.session, roster_id=roster_id)
+    def get(self, roster_id: str) -> Roster:
+        """The roster of a system this app serves; NoSuchRoster otherwise."""
+        roster = store.get_roster(session=self.session, roster_id=roster_id[:64])
         if roster is None or roster.system not in self.systems:
             raise NoSuchRoster(roster_id)
+        return roster
+
+    def token_is_its_own(self, roster: Roster, token: str | None) -> bool:
+        """Whether `token` is the roster's edit token (not a carnet's key)."""
+        return store.token_matches(roster, token)
+
+    def authorize(self, roster_id: str, token: str | None) -> Roster:
+        """The roster, when `token` is its edit token or the key of a carnet holding it."""
+        roster = self.get(roster_id)
         if token is None:
             raise TokenMissing(roster_id)
-        if not store.token_matches(roster, token):
+        if not store.token_matches(roster, token) and not carnet_store.roster_in_carnet_with_key(
+            session=self.session, roster_id=roster_id, key=token
+        ):
             raise TokenRefused(roster_id)
         return roster
 
@@ -155,6 +198,7 @@ class RosterService:
             system=stored["system"],
             name=stored.get("name", ""),
             document=stored,
+            card=card(self.systems[stored["system"]], document),
         )
 
     def replace(self, roster: Roster, expected_version: int, document: BaseModel) -> Roster:
@@ -170,6 +214,7 @@ class RosterService:
                 expected_version=expected_version,
                 name=stored.get("name", ""),
                 document=stored,
+                card=card(self.system(roster), document),
             )
         except store.StaleVersion as stale:
             raise StaleVersion(stale.current) from None
@@ -177,7 +222,7 @@ class RosterService:
     def append_entry(self, roster: Roster, entry: dict[str, Any]) -> Roster:
         """Adds one entry, retrying when another writer got in first. ValidationError when
         the entry does not fit the system's document (nothing is stored then)."""
-        return self._edit_entries(roster, lambda entries: [*entries, entry])
+        return self.edit(roster, lambda document: entries_changed(document, lambda e: [*e, entry]))
 
     def replace_entry(self, roster: Roster, index: int, entry: dict[str, Any]) -> Roster:
         """Puts `entry` in place of the entry at `index` (the creator saving a row it
@@ -189,15 +234,17 @@ class RosterService:
                 raise IndexError(index)
             return [*entries[:index], entry, *entries[index + 1 :]]
 
-        return self._edit_entries(roster, replaced)
+        return self.edit(roster, lambda document: entries_changed(document, replaced))
 
-    def _edit_entries(self, roster: Roster, change: Callable[[list[Any]], list[Any]]) -> Roster:
-        """The roster with `change` applied to its entries, as stored now: a write that
-        lost the race is done again on what won it, APPEND_ATTEMPTS times at most."""
+    def edit(self, roster: Roster, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Roster:
+        """The roster with `change` applied to its document as stored now (a copy: `change`
+        returns the new document), validated: a write that lost the race is done again on
+        what won it, APPEND_ATTEMPTS times at most. Every page that changes a list in one
+        step (an add, a creator's row, a rename) goes through here; `change` may raise to
+        refuse (ValidationError, IndexError...), and nothing is stored then."""
         model = self.system(roster).roster_model
         for attempt in range(APPEND_ATTEMPTS):
-            document = dict(roster.document)
-            document["entries"] = change(list(document.get("entries", [])))
+            document = change(dict(roster.document))
             try:
                 return self.replace(roster, roster.version, model.model_validate(document))
             except StaleVersion:

@@ -2,11 +2,11 @@
 
 The browser says where a request comes from: `Sec-Fetch-Site` (same-origin or none are
 ours), else `Origin` (must be this site's origin: PUBLIC_URL's, else the request's own).
-Where a browser sends neither (very old ones), a request carrying a roster's edit cookie
-must carry a token: the `csrf` form field or the `X-CSRF-Token` header equal to the
-`caserne_csrf` cookie (double submit). Templates get it from `csrf_token()`, which also
-makes the response set that cookie. The JSON API authenticates with a Bearer header, never
-a cookie, and is left alone.
+Where a browser sends neither (very old ones), a request carrying a carnet (or an old
+roster) cookie must carry a token: the `csrf` form field or the `X-CSRF-Token` header
+equal to the `caserne_csrf` cookie (double submit). Templates get it from `csrf_token()`,
+which also makes the response set that cookie. The JSON API authenticates with a Bearer
+header, never a cookie, and is left alone.
 """
 
 import hmac
@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.security.answers import refuse
 from app.security.body import form_field, read_body, replay
 from app.security.hosts import normalized_netloc
-from app.web.access import COOKIE_PREFIX
+from app.web.access import holds_access_cookie
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 COOKIE = "caserne_csrf"
@@ -100,7 +100,7 @@ class CsrfGuard:
     async def _token_or_no_cookie(self, scope: Scope, receive: Receive) -> tuple[bool, Receive]:
         """No Sec-Fetch-Site nor Origin: a token is needed only where a roster cookie rides."""
         cookies = cookies_of(scope)
-        if not any(name.startswith(COOKIE_PREFIX) for name in cookies):
+        if not holds_access_cookie(cookies):
             return True, receive
         expected = cookies.get(COOKIE)
         if not expected:

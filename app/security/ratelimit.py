@@ -43,6 +43,8 @@ class Route:
 ID = r"[^/]+"
 ROUTES: tuple[Route, ...] = (
     Route("create", "POST", re.compile(r"/api/v1/rosters")),
+    Route("create", "POST", re.compile(r"/api/v1/carnets")),
+    Route("create", "POST", re.compile(rf"/api/v1/carnets/{ID}/rosters")),
     Route("create", "POST", re.compile(r"/listes")),
     Route("create", "POST", re.compile(r"/listes/ajouter")),
     Route("create", "POST", re.compile(rf"/{ID}/createur/ajouter")),
@@ -53,8 +55,8 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "DELETE", re.compile(rf"/api/v1/rosters/{ID}")),
     Route("write", "POST", re.compile(rf"/r/{ID}")),
 )
-# Routes that check an edit token; 401/403 there are failed checks.
-ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|r)/(?P<id>[^/]+)(?:/.*)?")
+# Routes that check an edit token or a carnet's key; 401/403 there are failed checks.
+ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|api/v1/carnets|r|carnet)/(?P<id>[^/]+)(?:/.*)?")
 FAILED = (401, 403)
 
 

@@ -3,13 +3,13 @@
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 from app.dates import as_utc
 
-__all__ = ["JsonDocument", "Roster", "Share", "as_utc", "utcnow"]
+__all__ = ["Carnet", "CarnetRoster", "JsonDocument", "Roster", "Share", "as_utc", "utcnow"]
 
 JsonDocument = JSON().with_variant(JSONB(), "postgresql")
 
@@ -31,6 +31,46 @@ class Roster(SQLModel, table=True):
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
     updated_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    # What « Mes listes » shows of the list (budgets, totals, validity), computed at each
+    # save with the catalogue version it was computed with: a library view reads it and
+    # never validates a list (app/carnet_service.py, card()).
+    card: dict[str, Any] | None = Field(default=None, sa_column=Column(JsonDocument, nullable=True))
+
+
+class Carnet(SQLModel, table=True):
+    """A player's library: owns their lists (and, next, army books and campaigns). Its key
+    (256 random bits) is shown once, to the browser's cookie or an API client; only its
+    hash is stored."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    key_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    key_changed_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class CarnetRoster(SQLModel, table=True):
+    """What a carnet holds: a roster today (`kind` "roster"); army books and campaigns will
+    be other kinds of the same link. A roster may be in several carnets (opened with its
+    edit link elsewhere); deleting either side deletes the link."""
+
+    __tablename__ = "carnet_roster"
+
+    carnet_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("carnet.id", ondelete="CASCADE"), primary_key=True)
+    )
+    roster_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("roster.id", ondelete="CASCADE"), primary_key=True, index=True
+        )
+    )
+    kind: str = Field(default="roster", max_length=16)
+    added_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
 

@@ -38,7 +38,12 @@ def token_matches(roster: Roster, token: str | None) -> bool:
 
 
 def create_roster(
-    *, session: Session, system: str, name: str, document: dict[str, Any]
+    *,
+    session: Session,
+    system: str,
+    name: str,
+    document: dict[str, Any],
+    card: dict[str, Any] | None = None,
 ) -> tuple[Roster, str]:
     token = new_token()
     roster = Roster(
@@ -47,6 +52,7 @@ def create_roster(
         name=name,
         document=document,
         token_hash=hash_token(token),
+        card=card,
     )
     session.add(roster)
     session.commit()
@@ -59,13 +65,25 @@ def get_roster(*, session: Session, roster_id: str) -> Roster | None:
 
 
 def update_roster(
-    *, session: Session, roster: Roster, expected_version: int, name: str, document: dict[str, Any]
+    *,
+    session: Session,
+    roster: Roster,
+    expected_version: int,
+    name: str,
+    document: dict[str, Any],
+    card: dict[str, Any] | None = None,
 ) -> Roster:
     """Compare-and-swap on the version, so concurrent writers in any process get 409."""
     result = session.execute(
         update(Roster)
         .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]
-        .values(name=name, document=document, version=Roster.version + 1, updated_at=utcnow())
+        .values(
+            name=name,
+            document=document,
+            card=card,
+            version=Roster.version + 1,
+            updated_at=utcnow(),
+        )
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
@@ -74,6 +92,12 @@ def update_roster(
     session.commit()
     session.refresh(roster)
     return roster
+
+
+def store_card(*, session: Session, roster_id: str, card: dict[str, Any]) -> None:
+    """Keeps a recomputed card (after a catalogue change) without touching the version."""
+    session.execute(update(Roster).where(Roster.id == roster_id).values(card=card))  # type: ignore[arg-type]
+    session.commit()
 
 
 def delete_roster(*, session: Session, roster: Roster) -> None:

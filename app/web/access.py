@@ -1,20 +1,27 @@
-"""Who may edit a roster in the browser: its edit token, kept in an HttpOnly cookie."""
+"""What the browser keeps: one carnet cookie (HttpOnly), whatever the number of lists.
+
+Before carnets the browser kept one cookie per roster (`caserne_r_<id>`, its edit token);
+app/web/deps.py verifies those on a browser's first visit, puts their lists in its carnet
+and removes them.
+"""
 
 from fastapi import Request, Response
 
-COOKIE_PREFIX = "caserne_r_"
-FLASH_COOKIE = "caserne_edit_link"
+CARNET_COOKIE = "caserne_carnet"
+COOKIE_PREFIX = "caserne_r_"  # the old per-roster cookies, read only to move them
 ONE_YEAR = 365 * 24 * 3600
+# At most this many old cookies are moved in one visit (Chromium keeps 180 per site).
+LEGACY_MAX = 200
 
 
 def cookie_name(roster_id: str) -> str:
     return f"{COOKIE_PREFIX}{roster_id}"
 
 
-def remember(request: Request, response: Response, roster_id: str, token: str) -> None:
+def keep_carnet(request: Request, response: Response, value: str) -> None:
     response.set_cookie(
-        cookie_name(roster_id),
-        token,
+        CARNET_COOKIE,
+        value,
         max_age=ONE_YEAR,
         httponly=True,
         samesite="lax",
@@ -23,30 +30,27 @@ def remember(request: Request, response: Response, roster_id: str, token: str) -
     )
 
 
-def token_for(request: Request, roster_id: str) -> str | None:
-    return request.cookies.get(cookie_name(roster_id))
+def forget_carnet(response: Response) -> None:
+    response.delete_cookie(CARNET_COOKIE, path="/", httponly=True, samesite="lax")
 
 
-def my_roster_ids(request: Request) -> list[str]:
-    return [
-        name.removeprefix(COOKIE_PREFIX)
-        for name in request.cookies
+def legacy_tokens(request: Request) -> dict[str, str]:
+    """The old per-roster cookies this browser still sends: roster id → edit token."""
+    found = {
+        name.removeprefix(COOKIE_PREFIX): token
+        for name, token in request.cookies.items()
         if name.startswith(COOKIE_PREFIX)
-    ]
+    }
+    return dict(list(found.items())[:LEGACY_MAX])
 
 
-def flash_edit_link(request: Request, response: Response, code: str, roster_id: str) -> None:
-    """Marks the next view of /s/{code} as the creator's: it shows the edit link once."""
-    response.set_cookie(
-        FLASH_COOKIE,
-        roster_id,
-        max_age=300,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path=f"/s/{code}",
+def forget_legacy(response: Response, roster_id: str) -> None:
+    response.delete_cookie(cookie_name(roster_id), path="/", httponly=True, samesite="lax")
+
+
+def holds_access_cookie(names: object) -> bool:
+    """Whether a request's cookies may authorize a write (the CSRF guard asks)."""
+    return any(
+        isinstance(name, str) and (name == CARNET_COOKIE or name.startswith(COOKIE_PREFIX))
+        for name in names  # type: ignore[attr-defined]
     )
-
-
-def forget_edit_link_flash(response: Response, code: str) -> None:
-    response.delete_cookie(FLASH_COOKIE, path=f"/s/{code}")

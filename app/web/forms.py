@@ -11,9 +11,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.store import rosters as store
 from app.store.models import Roster
-from app.web.access import my_roster_ids, token_for
+from app.web.deps import my_lists
 
 
 def form_text(form: FormData, key: str, limit: int = 80) -> str:
@@ -180,17 +179,12 @@ def _same_unit(entry: dict[str, Any], stored: Any) -> bool:
 
 
 def my_rosters(request: Request, session: Session) -> list[Roster]:
-    """Rosters this browser holds a valid edit token for, newest first."""
-    found = []
-    for roster_id in my_roster_ids(request):
-        roster = store.get_roster(session=session, roster_id=roster_id)
-        if roster is not None and store.token_matches(roster, token_for(request, roster_id)):
-            found.append(roster)
-    return sorted(found, key=lambda r: r.updated_at, reverse=True)
+    """The lists of this browser's carnet, newest change first."""
+    return my_lists(request, session)
 
 
 def roster_choices(request: Request, session: Session, system_id: str) -> list[Roster]:
-    return [r for r in my_rosters(request, session) if r.system == system_id]
+    return my_lists(request, session, system_id)
 
 
 FormHandler = Callable[[Request, Session, FormData], Response]

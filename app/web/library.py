@@ -9,56 +9,74 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
+from starlette.datastructures import FormData
 
+from app.carnet_service import CarnetError, CarnetFull, CarnetService
 from app.dates import french_datetime
 from app.db import SessionDep
-from app.roster_service import RosterError, RosterService, StoredRosterInvalid, check
-from app.store.models import Roster, as_utc
+from app.roster_service import RosterError, RosterService, StoredRosterInvalid, card
+from app.store import rosters as store
+from app.store.models import Carnet, Roster, as_utc
 from app.systems.base import AnySystem, Budget, Total
 from app.urls import public_base
-from app.web.access import cookie_name, remember, token_for
-from app.web.forms import count_bounds, field_errors, int_or_raw, my_rosters
-from app.web.render import html_error, render, templates
-from app.web.rosters import create_and_open, editable, empty_document, redirect, services
+from app.web.deps import browser, drop_carnet, editable_or_none, join, my_lists, switch_to
+from app.web.forms import count_bounds, field_errors, int_or_raw, with_form
+from app.web.qr import qr_svg
+from app.web.render import html_error, render
+from app.web.rosters import create_and_open, empty_document, redirect, services
 
 # A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
 FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
-HEADLINE_TOTALS = 2
 
 NOT_HERE = "Cette liste n'est pas dans ce navigateur."
 STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
 BAD_NAME = "Nom refusé : 100 caractères au plus, sans caractère invalide."
+REVOKED = (
+    "La clé de ce carnet a été changée : ce lien, ou ce navigateur, n'ouvre plus rien. "
+    "Ouvrez le nouveau lien du carnet, donné par « Mes listes » sur un appareil qui l'a gardé."
+)
+FULL = "Ce carnet est plein : supprimez des listes avant d'en ajouter."
 
 
-def edit_link(request: Request, roster_id: str) -> str | None:
-    """The link that opens this list for editing on another device, when this browser holds
-    its token (from the HttpOnly cookie: rendered server-side, never read by scripts)."""
-    token = token_for(request, roster_id)
-    return f"{public_base(request)}/r/{roster_id}/modifier?t={token}" if token else None
-
-
-# The editor may offer the same copy field: {% set link = edit_link(request, roster.id) %}.
-templates.env.globals["edit_link"] = edit_link
+def carnet_link(request: Request, carnet: Carnet, key: str) -> str:
+    """The link that opens this carnet on another device (its key travels in `t`, masked in
+    logs and never sent as a referrer: app/security/tokens.py)."""
+    return f"{public_base(request)}/carnet/{carnet.id}?t={key}"
 
 
 @dataclass
 class LibraryItem:
-    """One list as « Mes listes » shows it."""
+    """One list as « Mes listes » shows it, from its stored card (never recomputed here)."""
 
     roster: Roster
     name: str
     system_name: str
     changed: str
     changed_iso: str
-    link: str | None
     budgets: list[Budget] = field(default_factory=list)
     totals: list[Total] = field(default_factory=list)
     valid: bool | None = None
     problem: str = ""
 
 
-def library_item(request: Request, service: RosterService, roster: Roster) -> LibraryItem:
+def stored_card(service: RosterService, roster: Roster) -> dict[str, Any]:
+    """The roster's card; one stored before carnets (or under another catalogue) is computed
+    once and kept, so each list is validated at most once per catalogue version."""
+    system = service.systems[roster.system]
+    found = roster.card
+    if isinstance(found, dict) and found.get("catalogue_version") == system.catalogue_version:
+        return found
+    try:
+        document: BaseModel | None = service.document(roster)
+    except StoredRosterInvalid:
+        document = None
+    fresh = card(system, document)
+    store.store_card(session=service.session, roster_id=roster.id, card=fresh)
+    return fresh
+
+
+def library_item(service: RosterService, roster: Roster) -> LibraryItem:
     system = service.systems.get(roster.system)
     item = LibraryItem(
         roster=roster,
@@ -66,23 +84,24 @@ def library_item(request: Request, service: RosterService, roster: Roster) -> Li
         system_name=system.name if system is not None else roster.system,
         changed=french_datetime(roster.updated_at),
         changed_iso=as_utc(roster.updated_at).isoformat(timespec="seconds"),
-        link=edit_link(request, roster.id),
     )
     if system is None:
         item.problem = "Ce système de jeu n'est plus proposé."
         return item
-    try:
-        result, summary = check(system, service.document(roster))
-    except StoredRosterInvalid:
-        item.valid = False
+    shown = stored_card(service, roster)
+    item.valid = bool(shown.get("valid"))
+    if shown.get("stale"):
         item.problem = STALE
         return item
-    # Points first (the format a list is built to); a system without points shows its
-    # first totals (figures, Rep...), not all of them: the list itself has the rest.
-    item.budgets = sorted(summary.budgets, key=lambda budget: budget.id != "points")
-    item.totals = [] if summary.budgets else summary.totals[:HEADLINE_TOTALS]
-    item.valid = result.valid
+    item.budgets = [Budget.model_validate(b) for b in shown.get("budgets", [])]
+    item.totals = [Total.model_validate(t) for t in shown.get("totals", [])]
     return item
+
+
+def no_store(response: Response) -> Response:
+    """A page that holds the carnet's link: never kept by a cache."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def set_flash(response: Response, kind: str, text: str) -> None:
@@ -126,18 +145,27 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         confirm: LibraryItem | None = None,
         status: int = 200,
     ) -> Response:
+        held = browser(request, session)
+        if held.revoked and held.carnet is None:
+            drop_carnet(request)  # the next visit starts afresh
+            return no_store(html_error(request, 403, REVOKED))
         roster_service = services(request, session)
-        items = [library_item(request, roster_service, r) for r in my_rosters(request, session)]
-        context = {
+        items = [library_item(roster_service, r) for r in my_lists(request, session)]
+        context: dict[str, Any] = {
             "items": items,
             "message": message,
             "confirm": confirm,
             "systems": list(systems.values()),
+            "carnet": None,
         }
-        response = render(request, "roster/mine.html", context, status=status)
-        # The page holds edit links: never kept by a cache.
-        response.headers["Cache-Control"] = "private, no-store"
-        return response
+        if held.carnet is not None:
+            link = carnet_link(request, held.carnet, held.key or "")
+            context["carnet"] = {
+                "link": link,
+                "qr": qr_svg(link, "QR code du lien de ce carnet"),
+                "moved": len(held.moved),
+            }
+        return no_store(render(request, "roster/mine.html", context, status=status))
 
     def back(request: Request, kind: str, text: str, anchor: str = "") -> Response:
         response = redirect(request, f"/listes{anchor}")
@@ -155,43 +183,31 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             response.delete_cookie(FLASH, path="/listes")
         return response
 
-    @router.post("/listes/{roster_id}/renommer")
-    async def rename(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = editable(request, session, roster_id)
+    def rename(request: Request, session: Session, form: FormData) -> Response:
+        roster_id = str(request.path_params["roster_id"])
+        roster = editable_or_none(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
-        form = await request.form()
         name = str(form.get("name") or "").strip()
         roster_service = services(request, session)
         try:
-            document = roster_service.document(roster).model_dump(mode="json")
-            parsed = roster_service.system(roster).roster_model.model_validate(
-                {**document, "name": name}
-            )
-            roster_service.replace(roster, roster.version, parsed)
+            roster_service.document(roster)
+            roster_service.edit(roster, lambda document: {**document, "name": name})
         except StoredRosterInvalid:
-            return refusal(
-                request,
-                session,
-                STALE,
-                422,
-            )
+            return refusal(request, session, STALE, 422)
         except ValidationError:
-            return refusal(
-                request,
-                session,
-                BAD_NAME,
-                422,
-            )
+            return refusal(request, session, BAD_NAME, 422)
         except RosterError:
             return refusal(request, session, "La liste n'a pas pu être renommée : réessayez.", 409)
         return back(
             request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}"
         )
 
+    router.add_api_route("/listes/{roster_id}/renommer", with_form(rename), methods=["POST"])
+
     @router.post("/listes/{roster_id}/dupliquer")
     def duplicate(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = editable(request, session, roster_id)
+        roster = editable_or_none(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
         roster_service = services(request, session)
@@ -199,35 +215,93 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         document["name"] = f"{roster.name or UNNAMED} (copie)"[:100]
         try:
             parsed = roster_service.system(roster).roster_model.model_validate(document)
-            copy, token = roster_service.create(parsed)
+            copy, _token = roster_service.create(parsed)
+            join(request, session, copy.id)
         except ValidationError:
-            return refusal(
-                request,
-                session,
-                STALE,
-                422,
-            )
+            return refusal(request, session, STALE, 422)
+        except CarnetFull:
+            return refusal(request, session, FULL, 409)
         except RosterError:
             return refusal(request, session, "La copie n'a pas pu être enregistrée.", 422)
-        response = back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
-        remember(request, response, copy.id, token)
-        return response
+        return back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
 
-    @router.post("/listes/{roster_id}/supprimer")
-    async def delete(roster_id: str, request: Request, session: SessionDep) -> Response:
+    def delete(request: Request, session: Session, form: FormData) -> Response:
         """Asks first (a page of its own, no script needed); deletes once confirmed."""
-        roster = editable(request, session, roster_id)
+        roster_id = str(request.path_params["roster_id"])
+        roster = editable_or_none(request, session, roster_id)
         if roster is None:
             return html_error(request, 403, NOT_HERE)
-        form = await request.form()
         roster_service = services(request, session)
         if form.get("confirm") != "oui":
-            return library(request, session, confirm=library_item(request, roster_service, roster))
+            return library(request, session, confirm=library_item(roster_service, roster))
         name = roster.name or UNNAMED
         roster_service.delete(roster)
-        response = back(request, "ok", f"Liste supprimée : « {name} ».")
-        response.delete_cookie(cookie_name(roster_id), path="/", httponly=True, samesite="lax")
-        return response
+        return back(request, "ok", f"Liste supprimée : « {name} ».")
+
+    router.add_api_route("/listes/{roster_id}/supprimer", with_form(delete), methods=["POST"])
+
+    # --- the carnet on another device --------------------------------------------------------
+
+    @router.post("/listes/carnet/cle")
+    def rotate(request: Request, session: SessionDep) -> Response:
+        """A new key: the old link (and every browser still holding the old key) opens
+        nothing any more; this browser keeps the carnet with the new key."""
+        carnet = browser(request, session).carnet
+        if carnet is None:
+            return html_error(request, 403, "Ce navigateur n'a pas de carnet.")
+        key = CarnetService(session).rotate(carnet)
+        switch_to(request, carnet, key)
+        return back(
+            request,
+            "ok",
+            "Nouvelle clé : l'ancien lien du carnet n'ouvre plus rien, ni les appareils qui "
+            "l'avaient ouvert. Le nouveau lien est ci-dessous.",
+            "#carnet",
+        )
+
+    @router.get("/carnet/{carnet_id}")
+    def open_carnet(carnet_id: str, request: Request, session: SessionDep, t: str = "") -> Response:
+        """The carnet link: this browser takes the carnet; one that holds another carnet
+        is asked first whether to merge the two or to switch."""
+        try:
+            opened = CarnetService(session).open(carnet_id[:64], t[:200] or None)
+        except CarnetError:
+            return no_store(html_error(request, 403, REVOKED))
+        mine = browser(request, session).carnet
+        if mine is None or mine.id == opened.id:
+            switch_to(request, opened, t)
+            return back(request, "ok", "Carnet ouvert dans ce navigateur.")
+        context = {
+            "carnet_id": opened.id,
+            "key": t,
+            "theirs": len(CarnetService(session).rosters(opened)),
+            "mine": len(my_lists(request, session)),
+        }
+        return no_store(render(request, "carnet/open.html", context))
+
+    def choose(request: Request, session: Session, form: FormData) -> Response:
+        carnet_id = str(request.path_params["carnet_id"])[:64]
+        key = str(form.get("t") or "")[:200]
+        service = CarnetService(session)
+        try:
+            opened = service.open(carnet_id, key or None)
+        except CarnetError:
+            return no_store(html_error(request, 403, REVOKED))
+        mine = browser(request, session).carnet
+        choice = form.get("choix")
+        if choice not in ("fusionner", "changer"):
+            return html_error(request, 422, "Choisissez : réunir les deux carnets, ou changer.")
+        text = "Carnet ouvert dans ce navigateur."
+        if choice == "fusionner" and mine is not None and mine.id != opened.id:
+            try:
+                moved = service.merge(mine, opened)
+            except CarnetFull:
+                return html_error(request, 409, FULL)
+            text = f"Carnets réunis : {moved} liste(s) de ce navigateur ajoutée(s)."
+        switch_to(request, opened, key)
+        return back(request, "ok", text)
+
+    router.add_api_route("/carnet/{carnet_id}", with_form(choose), methods=["POST"])
 
     def new_form(
         request: Request,
@@ -263,9 +337,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         """Choose the name, the format and the army; nothing is stored before « Créer »."""
         return new_form(request, systems.get(system))
 
-    @router.post("/listes/nouvelle")
-    async def create(request: Request, session: SessionDep) -> Response:
-        form = await request.form()
+    def create(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
             return html_error(request, 422, "Système de jeu inconnu.")
@@ -290,4 +362,5 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             return new_form(request, system, values=values, errors=errors, status=422)
         return create_and_open(request, session, system, document)
 
+    router.add_api_route("/listes/nouvelle", with_form(create), methods=["POST"])
     return router

@@ -24,7 +24,7 @@ from app.roster_service import (
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.web.access import flash_edit_link, remember, token_for
+from app.web.deps import editable_or_none, join
 from app.web.editor_form import (
     SystemForms,
     document_from_form,
@@ -122,20 +122,16 @@ def create_and_open(
             request, 422, "Cette liste ne correspond plus au catalogue : elle n'a pas été créée."
         )
     try:
-        roster, token = services(request, session).create(parsed)
+        roster, _token = services(request, session).create(parsed)
     except RosterError as error:
         return refused(request, error)
-    response = redirect(request, f"/r/{roster.id}")
-    remember(request, response, roster.id, token)
-    return response
+    join(request, session, roster.id)
+    return redirect(request, f"/r/{roster.id}")
 
 
 def editable(request: Request, session: Session, roster_id: str) -> Roster | None:
-    """The roster, when this browser holds its edit token."""
-    try:
-        return services(request, session).authorize(roster_id, token_for(request, roster_id))
-    except RosterError:
-        return None
+    """The roster, when this browser's carnet holds it."""
+    return editable_or_none(request, session, roster_id)
 
 
 def add_entry_to_roster(
@@ -263,14 +259,14 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
 
     @router.get("/r/{roster_id}/modifier")
     def claim(roster_id: str, t: str, request: Request, session: SessionDep) -> Response:
-        """The edit link: keeps its token in an HttpOnly cookie, then drops it from the URL."""
+        """The edit link: the list joins this browser's carnet, then the token leaves the
+        URL (the carnet's cookie opens the list from now on)."""
         try:
-            roster = services(request, session).authorize(roster_id, t)
+            roster = services(request, session).authorize(roster_id, t[:200])
+            join(request, session, roster.id)
         except RosterError:
             return html_error(request, 403, "Ce lien de modification n'est pas valable.")
-        response = RedirectResponse(f"/r/{roster.id}", status_code=303)
-        remember(request, response, roster.id, t)
-        return response
+        return RedirectResponse(f"/r/{roster.id}", status_code=303)
 
     @router.post("/r/{roster_id}")
     async def save(roster_id: str, request: Request, session: SessionDep) -> Response:
@@ -329,9 +325,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 shared, _created = service.share(roster, parsed)
             except RosterError as error:
                 return refused(request, error)
-            response = redirect(request, f"/s/{shared.code}")
-            flash_edit_link(request, response, shared.code, roster.id)
-            return response
+            return redirect(request, f"/s/{shared.code}")
         message = None
         if removed is not None:
             # Said where the player looks, with the way back: the entry travels in the flash.

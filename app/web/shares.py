@@ -17,7 +17,8 @@ from app.http_cache import Memo, immutable_headers, not_modified
 from app.store import rosters as store
 from app.systems.base import RosterSummary
 from app.urls import public_base
-from app.web.access import FLASH_COOKIE, forget_edit_link_flash, token_for
+from app.web.access import CARNET_COOKIE
+from app.web.deps import editable_or_none
 from app.web.render import html_error, render
 
 MISSING = "Ce lien de partage n'existe pas."
@@ -68,7 +69,8 @@ def router() -> APIRouter:
     async def page(request: Request) -> Response:
         """GET /s/{code}: a plain Starlette route (no dependencies to solve on the hot path)."""
         code: str = request.path_params["code"]
-        creator_view = FLASH_COOKIE in request.cookies
+        # A browser with a carnet may be the owner (« Modifier »): its page is its own.
+        creator_view = CARNET_COOKIE in request.cookies
         etag = etags.get(code)
         if etag is not None and not creator_view:
             headers = immutable_headers(request, etag)
@@ -84,8 +86,11 @@ def router() -> APIRouter:
     router.add_route("/s/{code}", page, methods=["GET"])
 
     def render_page(request: Request, code: str, base: str, creator_view: bool) -> Response:
+        owner = False
         with request.app.state.session_factory() as session:
             shared = store.get_share(session=session, code=code)
+            if creator_view and shared is not None and shared.roster_id:
+                owner = editable_or_none(request, session, shared.roster_id) is not None
         if shared is None:
             return html_error(request, 404, MISSING)
         etag = f"{shared.etag}-html"
@@ -102,16 +107,11 @@ def router() -> APIRouter:
             "og_description": og_description(summary),
             "created_at": french_date(shared.created_at),
             "catalogue_version": shared.catalogue_version,
-            "edit_link": None,
+            "edit_url": f"/r/{shared.roster_id}" if owner else None,
         }
-        if creator_view:
-            # The creator's first view after sharing shows the edit link once; never cached.
-            roster_id = request.cookies.get(FLASH_COOKIE)
-            token = token_for(request, roster_id) if roster_id else None
-            if roster_id and token:
-                context["edit_link"] = f"{base}/r/{roster_id}/modifier?t={token}"
+        if owner:
+            # The owner's page says « Modifier »: never kept by a shared cache.
             response = render(request, "share/page.html", context)
-            forget_edit_link_flash(response, code)
             response.headers["Cache-Control"] = "private, no-store"
             return response
         response = render(

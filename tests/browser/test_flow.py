@@ -169,20 +169,18 @@ def test_create_fighter_build_list_share_and_duplicate(
     expect(points_limit).to_have_value("200")
     expect(editor.locator("[data-total]")).to_have_text("141")
 
-    # Share: the public page, with the edit link shown this once.
+    # Share: the public page, its public link, and « Modifier » for the owner.
     page.locator("#share").click()
     page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
     code = urlsplit(page.url).path.removeprefix("/s/")
     share_url = f"{live_server}/s/{code}"
-    edit_link = page.locator("#edit-link")
-    expect(edit_link).to_be_visible()
-    expect(page.locator("#edit-link-value")).to_have_value(
-        re.compile(rf"^{re.escape(live_server + roster_path)}/modifier\?t=[A-Za-z0-9_-]{{20,}}$")
-    )
-    edit_url = page.locator("#edit-link-value").input_value()
+    expect(page.locator("#edit-roster")).to_have_attribute("href", roster_path)
+    expect(page.locator("#public-link")).to_have_value(share_url)
     page.reload()
     expect(page.locator("#share h1")).to_have_text(LIST_NAME)
-    expect(edit_link).to_have_count(0)
+    page.goto("/listes")
+    edit_url = page.locator("#carnet-link-value").input_value()
+    page.goto(share_url)
 
     # The page: the fighter's name is text, never markup.
     shared = page.locator("#share")
@@ -251,10 +249,11 @@ def test_create_fighter_build_list_share_and_duplicate(
     )
     expect(page.locator('meta[property="og:url"]')).to_have_attribute("content", share_url)
 
-    # The one-time edit link opens the list for editing in another browser.
+    # The carnet link opens the list for editing in another browser.
     other = new_context().new_page()
     other.goto(edit_url)
-    other.wait_for_url(f"{live_server}{roster_path}")
+    other.wait_for_url(f"{live_server}/listes")
+    other.goto(roster_path)
     expect(other.locator("#roster-name")).to_have_value(LIST_NAME)
     expect(other.locator("#editor [data-total]")).to_have_text("141")
 

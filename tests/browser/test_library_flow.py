@@ -96,12 +96,11 @@ def test_library_fits_a_phone_and_every_action_works_with_the_keyboard(
     # Every action of a card is reached by Tab, in reading order.
     title = sg_card.locator("h2 a")
     name = title.inner_text()
-    assert tab_order(page, title, 5) == [
+    assert tab_order(page, title, 4) == [
         f"Ouvrir {name}",
         f"Dupliquer {name}",
         f"Supprimer {name}",
         "Renommer",
-        "Lien de modification",
     ]
 
     # Rename: open the inline form with Enter, type, Enter.
@@ -119,19 +118,20 @@ def test_library_fits_a_phone_and_every_action_works_with_the_keyboard(
     expect(card_of(page, sg).locator("h2")).to_have_text("Équipe SG-1")
     fits(page, PHONE["width"])
 
-    # Copy the edit link: the field holds the link, the button puts it on the clipboard.
-    sg_card = card_of(page, sg)
-    sg_card.locator("details.edit-link summary").focus()
+    # Copy the carnet link: the fold holds the link and its QR code, the button copies it.
+    page.locator("#carnet summary").focus()
     page.keyboard.press("Enter")
-    link = sg_card.locator("input[readonly]")
+    link = page.locator("#carnet-link-value")
     expect(link).to_have_value(
-        re.compile(rf"^http://127\.0\.0\.1:\d+/r/{sg}/modifier\?t=[\w-]{{43}}$")
+        re.compile(r"^http://127\.0\.0\.1:\d+/carnet/[0-9a-f]{24}\?t=[A-Za-z0-9_-]{43}$")
     )
+    expect(page.locator("#carnet svg[role=img]")).to_be_visible()
     fits(page, PHONE["width"])
-    sg_card.get_by_role("button", name="Copier").focus()
+    page.locator("#carnet").get_by_role("button", name="Copier").focus()
     page.keyboard.press("Enter")
-    expect(sg_card.get_by_role("button", name="Copié !")).to_be_visible()
+    expect(page.locator("#carnet").get_by_role("button", name="Copié !")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == link.input_value()
+    sg_card = card_of(page, sg)
 
     # Duplicate: Enter on the button; the copy appears with a message.
     sg_card.get_by_role("button", name="Dupliquer").focus()

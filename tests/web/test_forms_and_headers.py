@@ -96,24 +96,23 @@ def test_a_share_page_duplicates_without_a_token(browser: TestClient) -> None:
     assert browser.post(f"{code}/dupliquer").status_code == 303
 
 
-def test_the_editor_offers_its_edit_link_and_is_never_cached(browser: TestClient) -> None:
+def test_the_editor_says_where_the_carnet_link_is_and_is_never_cached(
+    browser: TestClient,
+) -> None:
     created = browser.post("/listes", data={"system": "nolimits", "example": "compagnie_d_assaut"})
     editor = str(created.headers["location"])
-    roster_id = editor.removeprefix("/r/")
     page = browser.get(editor)
     assert page.headers["cache-control"] == "private, no-store"
-    assert '<details class="edit-link no-print" id="edit-link">' in page.text
-    token = browser.cookies.get(f"caserne_r_{roster_id}")
-    assert f"/r/{roster_id}/modifier?t={token}" in page.text
+    assert 'id="other-device"' in page.text and 'href="/listes#carnet"' in page.text
     saved = browser.post(
         editor, data={"action": "save", "version": "1"}, headers={"HX-Request": "true"}
     )
     assert saved.headers["cache-control"] == "private, no-store"
-    # The edit link is after the form: an HTMX save (the form's inside) does not carry it.
-    assert 'id="edit-link"' not in saved.text
+    # The note is after the form: an HTMX save (the form's inside) does not carry it.
+    assert 'id="other-device"' not in saved.text
 
 
-def test_the_share_page_says_where_the_edit_link_can_be_found_again(browser: TestClient) -> None:
+def test_the_share_page_offers_its_owner_modifier(browser: TestClient, app: Any) -> None:
     created = browser.post(
         "/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"}
     )
@@ -122,9 +121,14 @@ def test_the_share_page_says_where_the_edit_link_can_be_found_again(browser: Tes
     code = str(
         browser.post(editor, data={"action": "share", "version": version}).headers["location"]
     )
-    page = browser.get(code).text
-    assert "ne sera plus affiché" not in page
-    assert "Vous le retrouverez dans « Mes listes » et dans l'éditeur de la liste." in page
+    page = browser.get(code)
+    assert page.headers["cache-control"] == "private, no-store"
+    assert f'<a href="{editor}" id="edit-roster">Modifier</a>' in page.text
+    assert f'id="public-link" value="http://testserver{code}"' in page.text
+    with TestClient(app) as stranger:
+        public = stranger.get(code)
+        assert 'id="edit-roster"' not in public.text and 'id="public-link"' in public.text
+        assert public.headers["cache-control"] == "public, max-age=86400, immutable"
 
 
 def test_error_pages_name_413_and_429() -> None:

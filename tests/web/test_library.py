@@ -11,9 +11,11 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 
 from app.dates import french_date, french_datetime
+from app.roster_service import RosterService
 from app.store import rosters as store
 from app.store.models import Roster
-from app.web.access import cookie_name
+from app.web.access import CARNET_COOKIE, cookie_name
+from tests.web.conftest import field
 
 
 def create(browser: TestClient, system: str, example: str = "") -> str:
@@ -130,6 +132,7 @@ def test_french_dates_name_every_month(month: int, name: str) -> None:
 def test_another_browsers_lists_are_never_shown(browser: TestClient, app: Any) -> None:
     mine = create(browser, "dcsystem", "feuille_de_bataille_sg")
     with TestClient(app, follow_redirects=False) as other:
+        other.headers["Sec-Fetch-Site"] = "same-origin"
         theirs = create(other, "nolimits")
         page = other.get("/listes").text
         assert f"roster-{theirs}" in page and mine not in page
@@ -137,9 +140,10 @@ def test_another_browsers_lists_are_never_shown(browser: TestClient, app: Any) -
         for action in ("renommer", "dupliquer", "supprimer"):
             refused = other.post(f"/listes/{mine}/{action}", data={"confirm": "oui", "name": "x"})
             assert refused.status_code == 403
-        # A forged cookie (a wrong token) shows nothing either.
-        other.cookies.set(cookie_name(mine), "not-the-token")
+        # A forged cookie (an old per-roster cookie with a wrong token) shows nothing either.
+        other.cookies.set(cookie_name(mine), "not-the-token", domain="testserver.local")
         assert mine not in other.get("/listes").text
+        assert cookie_name(mine) not in other.cookies  # verified, then removed
     page = browser.get("/listes").text
     assert f"roster-{mine}" in page and theirs not in page
 
@@ -194,27 +198,145 @@ def test_delete_asks_first_then_deletes_and_forgets(browser: TestClient, session
     done = browser.post(f"/listes/{roster_id}/supprimer", data={"confirm": "oui"})
     assert done.status_code == 303 and done.headers["location"] == "/listes"
     assert stored(session, roster_id) is None
-    assert cookie_name(roster_id) not in browser.cookies  # the browser forgets it
     page = browser.get("/listes").text
     assert f"Liste supprimée : « {name} »." in text(page)
     assert f"roster-{roster_id}" not in page and "Aucune liste" in page
     assert browser.get(f"/r/{roster_id}").status_code == 403
 
 
-def test_edit_link_copy_field_holds_the_right_link(browser: TestClient, app: Any) -> None:
-    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
-    token = browser.cookies[cookie_name(roster_id)]
-    item = card(browser.get("/listes").text, roster_id)
-    field = re.search(r'<input type="text" readonly id="link-[^"]+" value="([^"]+)"', item)
+def carnet_link(page: str) -> str:
+    field = re.search(r'<input type="text" readonly id="carnet-link-value" value="([^"]+)"', page)
     assert field is not None
-    link = html.unescape(field.group(1))
-    assert link == f"http://testserver/r/{roster_id}/modifier?t={token}"
-    assert f'data-copy="#link-{roster_id}"' in item
-    # The link opens the list in another browser, which then holds it too.
+    return html.unescape(field.group(1))
+
+
+def test_carnet_link_opens_every_list_in_another_browser(browser: TestClient, app: Any) -> None:
+    first = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    second = create(browser, "nolimits")
+    carnet_id, key = browser.cookies[CARNET_COOKIE].split(".")
+    page = browser.get("/listes").text
+    link = carnet_link(page)
+    assert link == f"http://testserver/carnet/{carnet_id}?t={key}"
+    assert 'id="carnet"' in page and '<svg role="img"' in page  # the QR code, inline
+    assert "QR code du lien de ce carnet" in page
     with TestClient(app, follow_redirects=False) as other:
-        claimed = other.get(link.removeprefix("http://testserver"))
-        assert claimed.status_code == 303 and claimed.headers["location"] == f"/r/{roster_id}"
-        assert f"roster-{roster_id}" in other.get("/listes").text
+        other.headers["Sec-Fetch-Site"] = "same-origin"
+        opened = other.get(link.removeprefix("http://testserver"))
+        assert opened.status_code == 303 and opened.headers["location"] == "/listes"
+        listed = other.get("/listes").text
+        assert f"roster-{first}" in listed and f"roster-{second}" in listed
+        assert other.get(f"/r/{first}").status_code == 200
+        # A list made on the other device is in the same carnet.
+        third = create(other, "bastos", "imperiaux")
+    assert f"roster-{third}" in browser.get("/listes").text
+
+
+def test_changing_the_key_closes_the_old_link_and_the_old_cookie(
+    browser: TestClient, app: Any
+) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    old_link = carnet_link(browser.get("/listes").text).removeprefix("http://testserver")
+    with TestClient(app, follow_redirects=False) as other:
+        assert other.get(old_link).status_code == 303
+        assert other.get(f"/r/{roster_id}").status_code == 200
+        rotated = browser.post("/listes/carnet/cle")
+        assert rotated.status_code == 303 and rotated.headers["location"] == "/listes#carnet"
+        # The owner's browser keeps working, with a new link.
+        page = browser.get("/listes").text
+        assert f"roster-{roster_id}" in page and "Nouvelle clé" in text(page)
+        new_link = carnet_link(page).removeprefix("http://testserver")
+        assert new_link != old_link
+        assert browser.get(f"/r/{roster_id}").status_code == 200
+        # The old cookie and the old link open nothing.
+        assert other.get(f"/r/{roster_id}").status_code == 403
+        refused = other.get("/listes")
+        assert refused.status_code == 403 and "La clé de ce carnet a été changée" in text(
+            refused.text
+        )
+        with TestClient(app, follow_redirects=False) as third:
+            assert third.get(old_link).status_code == 403
+            assert third.get(new_link).status_code == 303
+
+
+def test_a_browser_with_its_own_carnet_is_asked_merge_or_switch(
+    browser: TestClient, app: Any
+) -> None:
+    mine = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    link = carnet_link(browser.get("/listes").text).removeprefix("http://testserver")
+    for choice in ("fusionner", "changer"):
+        with TestClient(app, follow_redirects=False) as other:
+            other.headers["Sec-Fetch-Site"] = "same-origin"
+            theirs = create(other, "nolimits")
+            asked = other.get(link)
+            assert asked.status_code == 200
+            assert "Ce navigateur a déjà son propre carnet (1 liste)" in text(asked.text)
+            key = field(asked.text, "t")
+            done = other.post(link.split("?")[0], data={"t": key, "choix": choice})
+            assert done.status_code == 303
+            listed = other.get("/listes").text
+            assert f"roster-{mine}" in listed
+            assert (f"roster-{theirs}" in listed) is (choice == "fusionner")
+            assert (f"roster-{theirs}" in browser.get("/listes").text) is (choice == "fusionner")
+
+
+def test_old_per_roster_cookies_join_the_carnet_and_are_removed(
+    browser: TestClient, app: Any, session: Session, systems: dict[str, Any]
+) -> None:
+    """A browser from before carnets sends one cookie per list: on its first visit each is
+    verified, its list joins the browser's carnet, and the cookie is removed."""
+    service = RosterService(session, systems)
+    system = systems["dcsystem"]
+    made = [
+        service.create(system.roster_model.model_validate({"system": "dcsystem", "name": f"L{i}"}))
+        for i in range(40)
+    ]
+    with TestClient(app, follow_redirects=False) as old:
+        for roster, token in made:
+            old.cookies.set(cookie_name(roster.id), token, domain="testserver.local")
+        old.cookies.set(cookie_name("forged"), "x", domain="testserver.local")
+        page = old.get("/listes")
+        assert page.status_code == 200
+        assert all(f"roster-{roster.id}" in page.text for roster, _ in made)
+        assert CARNET_COOKIE in old.cookies
+        assert not [name for name in old.cookies if name.startswith("caserne_r_")]
+        assert len(page.headers.get_list("set-cookie")) >= 41
+        again = old.get("/listes").text
+        assert sum(f'id="roster-{roster.id}"' in again for roster, _ in made) == 40
+        assert old.get(f"/r/{made[0][0].id}").status_code == 200
+
+
+def test_the_library_reads_stored_cards(
+    browser: TestClient, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """« Mes listes » never validates a list: each save stores its card (issue 13, item 4)."""
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.card is not None
+    assert roster.card["budgets"][0]["id"] == "points"
+    import app.roster_service as roster_service
+
+    def no_check(*_args: Any) -> Any:
+        raise AssertionError("a library view validated a list")
+
+    monkeypatch.setattr(roster_service, "check", no_check)
+    page = browser.get("/listes")
+    assert page.status_code == 200 and f"roster-{roster_id}" in page.text
+
+
+def test_a_card_from_before_is_computed_once_and_kept(
+    browser: TestClient, session: Session
+) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    roster = stored(session, roster_id)
+    assert roster is not None
+    expected = roster.card
+    roster.card = None
+    session.add(roster)
+    session.commit()
+    version = roster.version
+    assert f"roster-{roster_id}" in browser.get("/listes").text
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.card == expected and roster.version == version
 
 
 def test_empty_library(browser: TestClient) -> None:
@@ -304,10 +426,10 @@ def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
     `csrf` field (app/security/csrf.py); every form of the library carries it."""
     roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
     with TestClient(app, follow_redirects=False) as old:
-        old.cookies.set(cookie_name(roster_id), browser.cookies[cookie_name(roster_id)])
+        old.cookies.set(CARNET_COOKIE, browser.cookies[CARNET_COOKIE])
         page = old.get("/listes").text
         forms = re.findall(r'<form method="post".*?</form>', page, re.S)
-        assert len(forms) == 3 and all('name="csrf"' in form for form in forms)
+        assert len(forms) == 4 and all('name="csrf"' in form for form in forms)
         token = re.search(r'name="csrf" value="([^"]+)"', page)
         assert token is not None
         refused = old.post(f"/listes/{roster_id}/renommer", data={"name": "Sans jeton"})

@@ -1,27 +1,16 @@
 """Stored rosters (private drafts, edit token + version) and their immutable shares."""
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar, Union
+from typing import Annotated, Any, Union
 
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field
 
+from app.api.v1.carnets import carnet_routes
+from app.api.v1.deps import EditableRoster, Rosters
 from app.db import SessionDep
 from app.http_cache import immutable_headers, not_modified
-from app.problems import ApiError, FieldError, Problem
-from app.roster_service import (
-    NoSuchRoster,
-    RosterError,
-    RosterService,
-    StaleVersion,
-    StoredRosterInvalid,
-    TokenMissing,
-    TokenRefused,
-    TooLarge,
-    UnstorableText,
-    WrongSystem,
-    check,
-)
+from app.problems import ApiError, Problem
+from app.roster_service import RosterService, StaleVersion, check
 from app.store import rosters as store
 from app.store.models import Roster, as_utc
 from app.systems.base import AnySystem, RosterSummary
@@ -48,13 +37,6 @@ class ShareCreated(BaseModel):
     exports: ShareExports
 
 
-def bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
 def share_links(base: str, code: str) -> ShareCreated:
     url = f"{base}/s/{code}"
     return ShareCreated(
@@ -64,58 +46,6 @@ def share_links(base: str, code: str) -> ShareCreated:
             bbcode=f"{url}.bbcode", markdown=f"{url}.md", text=f"{url}.txt", json=f"{url}.json"
         ),
     )
-
-
-def api_error(error: RosterError) -> ApiError:
-    """A roster service refusal as the API answers it."""
-    if isinstance(error, NoSuchRoster):
-        return ApiError(404, "No such roster.")
-    if isinstance(error, TokenMissing):
-        return ApiError(
-            401,
-            "This roster is a private draft: send 'Authorization: Bearer <edit_token>'.",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    if isinstance(error, TokenRefused):
-        return ApiError(403, "Wrong edit token.")
-    if isinstance(error, WrongSystem):
-        return ApiError(422, f"This roster is a {error.system!r} roster.", errors=[])
-    if isinstance(error, StaleVersion):
-        return ApiError(
-            409,
-            f"The roster is at version {error.current}: read it again.",
-            headers={"ETag": f'"{error.current}"'},
-        )
-    if isinstance(error, TooLarge):
-        return ApiError(
-            413,
-            f"The {error.what} would weigh {error.size} bytes; at most {error.limit} are kept.",
-            errors=[FieldError(loc=["body"], msg=str(error), code=f"{error.what}_too_large")],
-        )
-    if isinstance(error, UnstorableText):
-        return ApiError(
-            422,
-            "Text with an unpaired surrogate cannot be stored.",
-            errors=[FieldError(loc=["body"], msg=str(error), code="invalid_text")],
-        )
-    if isinstance(error, StoredRosterInvalid):
-        return ApiError(
-            409,
-            "The stored roster no longer matches the catalogue: "
-            f"{error.error.error_count()} problem(s); replace it with PUT.",
-        )
-    return ApiError(400, str(error))  # pragma: no cover  (every RosterError is mapped)
-
-
-ResultT = TypeVar("ResultT")
-
-
-def answered(call: Callable[..., ResultT], *args: Any) -> ResultT:
-    """What the roster service answers, its refusals raised as the API's problems."""
-    try:
-        return call(*args)
-    except RosterError as error:
-        raise api_error(error) from None
 
 
 def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
@@ -154,12 +84,6 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             "validation": result.model_dump(mode="json"),
         }
 
-    def authorized(
-        session: SessionDep, roster_id: str, authorization: str | None
-    ) -> tuple[RosterService, Roster]:
-        service = RosterService(session, systems)
-        return service, answered(service.authorize, roster_id, bearer(authorization))
-
     @router.post(
         "/rosters",
         status_code=201,
@@ -169,9 +93,15 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="create_roster",
     )
     def create(
-        document: document_type, request: Request, session: SessionDep, response: Response
+        document: document_type, request: Request, service: Rosters, response: Response
     ) -> Any:
-        roster, token = answered(RosterService(session, systems).create, document)
+        return created(request, service, response, document)
+
+    def created(
+        request: Request, service: RosterService, response: Response, document: BaseModel
+    ) -> dict[str, Any]:
+        """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
+        roster, token = service.create(document)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
         edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
@@ -184,14 +114,8 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         summary="Read a draft (edit token needed)",
         operation_id="get_roster",
     )
-    def read(
-        roster_id: str,
-        session: SessionDep,
-        response: Response,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> Any:
-        service, roster = authorized(session, roster_id, authorization)
-        document = answered(service.document, roster)
+    def read(roster: EditableRoster, service: Rosters, response: Response) -> Any:
+        document = service.document(roster)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Cache-Control"] = "private, no-store"
         return roster_out(roster, document)
@@ -210,17 +134,15 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="replace_roster",
     )
     def replace(
-        roster_id: str,
+        roster: EditableRoster,
         document: document_type,
-        session: SessionDep,
+        service: Rosters,
         response: Response,
-        authorization: Annotated[str | None, Header()] = None,
         if_match: Annotated[
             str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
             Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
         ] = None,  # type: ignore[assignment]
     ) -> Any:
-        service, roster = authorized(session, roster_id, authorization)
         expected = parse_version(if_match, roster.version)
         try:
             roster = service.replace(roster, expected, document)
@@ -230,8 +152,6 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
                 f"Version {expected} is stale: the roster is at version {stale.current}.",
                 headers={"ETag": f'"{stale.current}"'},
             ) from None
-        except RosterError as error:
-            raise api_error(error) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
 
@@ -242,12 +162,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         summary="Delete a draft (its shares stay)",
         operation_id="delete_roster",
     )
-    def delete(
-        roster_id: str,
-        session: SessionDep,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> Response:
-        service, roster = authorized(session, roster_id, authorization)
+    def delete(roster: EditableRoster, service: Rosters) -> Response:
         service.delete(roster)
         return Response(status_code=204)
 
@@ -264,15 +179,10 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="share_roster",
     )
     def share(
-        roster_id: str,
-        request: Request,
-        session: SessionDep,
-        response: Response,
-        authorization: Annotated[str | None, Header()] = None,
+        roster: EditableRoster, request: Request, service: Rosters, response: Response
     ) -> Any:
-        service, roster = authorized(session, roster_id, authorization)
-        shared, created = answered(service.share, roster)
-        if not created:
+        shared, new = service.share(roster)
+        if not new:
             response.status_code = 200
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
@@ -302,6 +212,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         )
         return Response(body.model_dump_json(), media_type="application/json", headers=headers)
 
+    carnet_routes(router, document_type, RosterCreated, created)
     return router
 
 

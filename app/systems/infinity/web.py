@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.roster_service import StaleVersion
+from app.roster_service import RosterError
 from app.systems.infinity import InfinitySystem
 from app.systems.infinity.forms import (
     ava_value,
@@ -38,14 +38,20 @@ from app.systems.infinity.models import (
 )
 from app.web.forms import form_text, int_or_raw
 from app.web.render import html_error
-from app.web.rosters import create_and_open, editable, empty_document, redirect, services
+from app.web.rosters import (
+    create_and_open,
+    editable,
+    empty_document,
+    redirect,
+    refused,
+    services,
+)
 from app.web.system_pages import SystemPages, by_id
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
 KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
 OPTION_ROWS = 4  # rows offered by the creator's options table (more on demand)
 MAX_OPTION_ROWS = 12
-SAVE_ATTEMPTS = 3
 
 # The pages' own stylesheet, served from this package (the Content-Security-Policy allows no
 # inline <style>): immutable, its URL carrying its content's hash.
@@ -237,23 +243,15 @@ class InfinityPages(SystemPages[InfinitySystem]):
                 empty_document(self.system), body, self.catalogue_ids(), count, group
             )
             return create_and_open(request, session, self.system, document)
-        service = services(request, session)
-        for attempt in range(SAVE_ATTEMPTS):
-            document = with_trooper(dict(roster.document), body, self.catalogue_ids(), count, group)
-            try:
-                parsed = self.system.roster_model.model_validate(document)
-            except ValidationError:
-                return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
-            try:
-                service.replace(roster, roster.version, parsed)
-                break
-            except StaleVersion:
-                if attempt == SAVE_ATTEMPTS - 1:
-                    return html_error(
-                        request,
-                        409,
-                        "La liste a été modifiée ailleurs pendant l'ajout : réessayez.",
-                    )
+        ids = self.catalogue_ids()
+        try:
+            services(request, session).edit(
+                roster, lambda document: with_trooper(document, body, ids, count, group)
+            )
+        except ValidationError:
+            return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
+        except RosterError as error:
+            return refused(request, error)
         return redirect(request, f"/r/{roster.id}")
 
     def catalogue_ids(self) -> set[str]:

@@ -1,0 +1,168 @@
+"""Carnets for third-party tools (a club's bot, a tournament organiser): api-v1.md
+« Carnets ». The key is sent as `Authorization: Bearer <key>`; refusals rise as the carnet
+service's exceptions and app/refusals.py answers them (401, 403, 404, 409)."""
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
+
+from app.api.v1.deps import CarnetDep, Carnets, Rosters
+from app.problems import Problem
+from app.roster_service import RosterService, TokenRefused
+from app.store.models import Carnet
+from app.urls import public_base
+
+KEY_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Problem, "description": "No carnet key."},
+    403: {"model": Problem, "description": "Wrong carnet key (or one changed since)."},
+    404: {"model": Problem, "description": "No such carnet."},
+}
+
+
+class CarnetCreated(BaseModel):
+    id: str
+    key: str = Field(description="Shown once; only its hash is stored. Opens every list.")
+    url: str = Field(description="Opens this carnet in a browser, on any device.")
+
+
+class CarnetKey(BaseModel):
+    key: str = Field(description="The new key: the old key and the old link open nothing.")
+    url: str
+
+
+class CarnetRosterItem(BaseModel):
+    id: str
+    name: str
+    system: str
+    version: int
+    updated_at: datetime
+
+
+class CarnetCampaign(BaseModel):
+    id: str
+    name: str
+    system: str
+
+
+class CarnetOut(BaseModel):
+    id: str
+    rosters: list[CarnetRosterItem] = Field(description="Most recently changed first.")
+    books: list[CarnetRosterItem] = Field(description="Army books (none yet).")
+    campaigns: list[CarnetCampaign] = Field(description="Campaigns (none yet).")
+
+
+class EditToken(BaseModel):
+    edit_token: str = Field(max_length=200, description="The roster's edit token.")
+
+
+def carnet_url(request: Request, carnet: Carnet, key: str) -> str:
+    return f"{public_base(request)}/carnet/{carnet.id}?t={key}"
+
+
+Created = Callable[[Request, RosterService, Response, BaseModel], dict[str, Any]]
+
+
+def carnet_routes(
+    router: APIRouter, document_type: Any, roster_created: type[BaseModel], created: Created
+) -> None:
+    """The carnet routes, on the rosters' router (they share its roster document types)."""
+
+    @router.post(
+        "/carnets",
+        status_code=201,
+        response_model=CarnetCreated,
+        tags=["carnets"],
+        summary="Make a carnet (no body): its id, its key (shown once), its link",
+        operation_id="create_carnet",
+    )
+    def create_carnet(request: Request, carnets: Carnets) -> Any:
+        carnet, key = carnets.create()
+        return CarnetCreated(id=carnet.id, key=key, url=carnet_url(request, carnet, key))
+
+    @router.get(
+        "/carnets/{carnet_id}",
+        response_model=CarnetOut,
+        tags=["carnets"],
+        responses=KEY_PROBLEMS,
+        summary="What a carnet holds (key needed)",
+        operation_id="get_carnet",
+    )
+    def get_carnet(carnet: CarnetDep, carnets: Carnets, response: Response) -> Any:
+        response.headers["Cache-Control"] = "private, no-store"
+        return carnets.listing(carnet)
+
+    @router.post(
+        "/carnets/{carnet_id}/rosters",
+        status_code=201,
+        response_model=roster_created,
+        tags=["carnets"],
+        responses={
+            **KEY_PROBLEMS,
+            409: {"model": Problem, "description": "The carnet is full."},
+            413: {"model": Problem, "description": "Too heavy: nothing stored."},
+            422: {"model": Problem},
+        },
+        summary="Store a roster in the carnet (as create_roster, and the carnet holds it)",
+        operation_id="add_carnet_roster",
+    )
+    def add_carnet_roster(
+        carnet: CarnetDep,
+        document: document_type,
+        request: Request,
+        rosters: Rosters,
+        carnets: Carnets,
+        response: Response,
+    ) -> Any:
+        carnets.check_room(carnet)
+        body = created(request, rosters, response, document)
+        carnets.add(carnet, [body["id"]])
+        return body
+
+    @router.put(
+        "/carnets/{carnet_id}/rosters/{roster_id}",
+        response_model=CarnetRosterItem,
+        tags=["carnets"],
+        responses={
+            **KEY_PROBLEMS,
+            403: {"model": Problem, "description": "Wrong carnet key or wrong edit token."},
+            404: {"model": Problem, "description": "No such carnet or roster."},
+            409: {"model": Problem, "description": "The carnet is full."},
+        },
+        summary="Put an existing roster in the carnet (its edit token in the body)",
+        operation_id="adopt_carnet_roster",
+    )
+    def adopt_carnet_roster(
+        carnet: CarnetDep, roster_id: str, body: EditToken, rosters: Rosters, carnets: Carnets
+    ) -> Any:
+        roster = rosters.get(roster_id)
+        if not rosters.token_is_its_own(roster, body.edit_token):
+            raise TokenRefused(roster_id)
+        carnets.add(carnet, [roster.id])
+        return CarnetRosterItem.model_validate(roster, from_attributes=True)
+
+    @router.delete(
+        "/carnets/{carnet_id}/rosters/{roster_id}",
+        status_code=204,
+        tags=["carnets"],
+        responses={**KEY_PROBLEMS, 404: {"model": Problem, "description": "Not in the carnet."}},
+        summary="Take a roster out of the carnet (the roster stays; its edit token opens it)",
+        operation_id="remove_carnet_roster",
+    )
+    def remove_carnet_roster(carnet: CarnetDep, roster_id: str, carnets: Carnets) -> Response:
+        carnets.remove(carnet, roster_id)
+        return Response(status_code=204)
+
+    @router.post(
+        "/carnets/{carnet_id}/key",
+        response_model=CarnetKey,
+        tags=["carnets"],
+        responses=KEY_PROBLEMS,
+        summary="A new key: from then on the old key and the old link open nothing",
+        operation_id="rotate_carnet_key",
+    )
+    def rotate_carnet_key(carnet: CarnetDep, request: Request, carnets: Carnets) -> Any:
+        key = carnets.rotate(carnet)
+        return CarnetKey(key=key, url=carnet_url(request, carnet, key))

@@ -1,0 +1,111 @@
+"""Reading and writing carnets and what they hold. Keyword-only arguments, one code path for
+both databases; the key is compared by its hash only."""
+
+import hmac
+import secrets
+from collections.abc import Iterable
+
+from sqlalchemy import delete, func
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import defer
+from sqlmodel import Session, col, select
+
+from app.store.models import Carnet, CarnetRoster, Roster, utcnow
+from app.store.rosters import hash_token, new_token
+
+ROSTER = "roster"
+
+
+def create_carnet(*, session: Session) -> tuple[Carnet, str]:
+    key = new_token()
+    carnet = Carnet(id=secrets.token_hex(12), key_hash=hash_token(key))
+    session.add(carnet)
+    session.commit()
+    session.refresh(carnet)
+    return carnet, key
+
+
+def get_carnet(*, session: Session, carnet_id: str) -> Carnet | None:
+    return session.get(Carnet, carnet_id)
+
+
+def key_matches(carnet: Carnet, key: str | None) -> bool:
+    return key is not None and hmac.compare_digest(carnet.key_hash, hash_token(key))
+
+
+def rotate_key(*, session: Session, carnet: Carnet) -> str:
+    key = new_token()
+    carnet.key_hash = hash_token(key)
+    carnet.key_changed_at = utcnow()
+    session.add(carnet)
+    session.commit()
+    session.refresh(carnet)
+    return key
+
+
+def count_rosters(*, session: Session, carnet_id: str) -> int:
+    query = (
+        select(func.count()).select_from(CarnetRoster).where(CarnetRoster.carnet_id == carnet_id)
+    )
+    return int(session.exec(query).one())
+
+
+def holds(*, session: Session, carnet_id: str, roster_id: str) -> bool:
+    return session.get(CarnetRoster, (carnet_id, roster_id)) is not None
+
+
+def link(*, session: Session, carnet_id: str, roster_ids: Iterable[str]) -> None:
+    """Puts the rosters in the carnet; one already there stays as it is (no error, no
+    duplicate, even when two requests link it at once)."""
+    rows = [
+        {"carnet_id": carnet_id, "roster_id": roster_id, "kind": ROSTER, "added_at": utcnow()}
+        for roster_id in dict.fromkeys(roster_ids)
+    ]
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    session.execute(insert(CarnetRoster).values(rows).on_conflict_do_nothing())
+    session.commit()
+
+
+def unlink(*, session: Session, carnet_id: str, roster_id: str) -> bool:
+    result = session.execute(
+        delete(CarnetRoster).where(
+            col(CarnetRoster.carnet_id) == carnet_id, col(CarnetRoster.roster_id) == roster_id
+        )
+    )
+    session.commit()
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def roster_ids(*, session: Session, carnet_id: str) -> list[str]:
+    query = select(CarnetRoster.roster_id).where(CarnetRoster.carnet_id == carnet_id)
+    return list(session.exec(query).all())
+
+
+def rosters(*, session: Session, carnet_id: str, system: str | None = None) -> list[Roster]:
+    """The carnet's rosters, most recently changed first, without their documents (a
+    library view reads names and stored cards, never the lists themselves)."""
+    query = (
+        select(Roster)
+        .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
+        .where(CarnetRoster.carnet_id == carnet_id)
+        .options(defer(Roster.document))  # type: ignore[arg-type]
+        .order_by(col(Roster.updated_at).desc(), col(Roster.id))
+    )
+    if system is not None:
+        query = query.where(Roster.system == system)
+    return list(session.exec(query).all())
+
+
+def roster_in_carnet_with_key(*, session: Session, roster_id: str, key: str) -> bool:
+    """Whether `key` is the key of a carnet that holds this roster (one indexed query)."""
+    query = (
+        select(CarnetRoster.carnet_id)
+        .join(Carnet, col(Carnet.id) == col(CarnetRoster.carnet_id))
+        .where(CarnetRoster.roster_id == roster_id, Carnet.key_hash == hash_token(key))
+        .limit(1)
+    )
+    return session.exec(query).first() is not None

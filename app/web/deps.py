@@ -1,0 +1,202 @@
+"""The browser's carnet, for the pages: which carnet its cookie opens, the lists it holds,
+the roster a page edits — as FastAPI dependencies (`BrowserCarnet`, `MyLists`,
+`EditableRoster`), like full-stack-fastapi-template's `CurrentUser`.
+
+Everything here touches the database: the dependencies are plain `def` (FastAPI runs them
+in its thread pool, never on the event loop). A cookie to set or remove is queued on the
+request and written by `CarnetCookies` on whatever response goes out (a page, a redirect,
+a refusal), so no handler passes a response around.
+"""
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
+from sqlmodel import Session
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
+from app.db import SessionDep
+from app.roster_service import RosterError, RosterService
+from app.store.models import Carnet, Roster
+from app.web.access import (
+    CARNET_COOKIE,
+    forget_carnet,
+    forget_legacy,
+    keep_carnet,
+    legacy_tokens,
+)
+
+STATE = "caserne_browser"
+COOKIES_STATE = "caserne_set_cookies"
+
+
+class CarnetRevoked(RosterError):
+    """The browser's carnet cookie no longer opens its carnet (its key was changed)."""
+
+
+class NotInBrowser(RosterError):
+    """This browser's carnet does not hold the roster a page asks for."""
+
+
+@dataclass
+class Browser:
+    """What this browser holds, resolved once per request."""
+
+    carnet: Carnet | None
+    key: str | None = None  # the carnet's key, as the cookie holds it (shown in its link)
+    revoked: bool = False
+    moved: list[str] = field(default_factory=list)  # old cookies' lists put in the carnet
+
+
+def queue_cookies(request: Request, response: Response) -> None:
+    """The Set-Cookie headers of `response`, written on the response that goes out."""
+    pending: list[bytes] = request.scope.setdefault("state", {}).setdefault(COOKIES_STATE, [])
+    pending += [value for name, value in response.raw_headers if name == b"set-cookie"]
+
+
+def browser(request: Request, session: Session) -> Browser:
+    """The carnet this browser's cookie opens; on a first visit after carnets, the lists
+    of its old per-roster cookies are verified, put in the carnet, and the cookies removed."""
+    state = request.scope.setdefault("state", {})
+    found: Browser | None = state.get(STATE)
+    if found is not None:
+        return found
+    service = CarnetService(session)
+    sent = request.cookies.get(CARNET_COOKIE)
+    found = Browser(carnet=None, revoked=sent is not None)
+    parsed = parse_cookie(sent)
+    if parsed is not None:
+        try:
+            found = Browser(carnet=service.open(*parsed), key=parsed[1])
+        except CarnetError:
+            found = Browser(carnet=None, revoked=True)
+    state[STATE] = found
+    old = legacy_tokens(request)
+    if old:
+        rosters = RosterService(session, request.app.state.systems)
+        valid = []
+        for roster_id, token in old.items():
+            try:
+                rosters.authorize(roster_id, token)
+            except RosterError:
+                continue
+            valid.append(roster_id)
+        cleanup = Response()
+        for roster_id in old:
+            forget_legacy(cleanup, roster_id)
+        queue_cookies(request, cleanup)
+        if valid:
+            found.moved = valid
+            join(request, session, *valid)
+    return state[STATE]  # type: ignore[no-any-return]
+
+
+def browser_carnet(request: Request, session: Session) -> Carnet | None:
+    return browser(request, session).carnet
+
+
+def writing_carnet(request: Request, session: Session) -> Carnet:
+    """The browser's carnet, made now (and its cookie set) when it has none yet: a carnet
+    is made on the first save, with no sign-up."""
+    held = browser(request, session)
+    if held.carnet is None:
+        carnet, key = CarnetService(session).create()
+        switch_to(request, carnet, key)
+        return carnet
+    return held.carnet
+
+
+def switch_to(request: Request, carnet: Carnet, key: str) -> None:
+    """From this response on, the browser holds `carnet`."""
+    state = request.scope.setdefault("state", {})
+    held = state.get(STATE)
+    moved = held.moved if isinstance(held, Browser) else []
+    state[STATE] = Browser(carnet=carnet, key=key, moved=moved)
+    response = Response()
+    keep_carnet(request, response, cookie_value(carnet, key))
+    queue_cookies(request, response)
+
+
+def drop_carnet(request: Request) -> None:
+    """The browser forgets its carnet cookie (one that no longer opens anything)."""
+    response = Response()
+    forget_carnet(response)
+    queue_cookies(request, response)
+
+
+def join(request: Request, session: Session, *roster_ids: str) -> Carnet:
+    """Puts the lists in this browser's carnet (made if needed)."""
+    carnet = writing_carnet(request, session)
+    CarnetService(session).add(carnet, roster_ids)
+    return carnet
+
+
+def my_lists(request: Request, session: Session, system: str | None = None) -> list[Roster]:
+    """The lists of this browser's carnet, most recently changed first (documents not
+    loaded: names and stored cards only)."""
+    carnet = browser_carnet(request, session)
+    return [] if carnet is None else CarnetService(session).rosters(carnet, system)
+
+
+def editable(request: Request, session: Session, roster_id: str) -> Roster:
+    """The roster, when this browser's carnet holds it; NotInBrowser (or NoSuchRoster)
+    otherwise."""
+    rosters = RosterService(session, request.app.state.systems)
+    roster = rosters.get(roster_id)
+    carnet = browser_carnet(request, session)
+    if carnet is None or not CarnetService(session).holds(carnet, roster.id):
+        raise NotInBrowser(roster_id)
+    return roster
+
+
+def editable_or_none(request: Request, session: Session, roster_id: str) -> Roster | None:
+    try:
+        return editable(request, session, roster_id)
+    except RosterError:
+        return None
+
+
+# --- as dependencies ------------------------------------------------------------------------
+
+
+def _browser_carnet(request: Request, session: SessionDep) -> Carnet | None:
+    return browser_carnet(request, session)
+
+
+def _my_lists(request: Request, session: SessionDep) -> list[Roster]:
+    return my_lists(request, session)
+
+
+def _editable_roster(roster_id: str, request: Request, session: SessionDep) -> Roster:
+    return editable(request, session, roster_id)
+
+
+BrowserCarnet = Annotated[Carnet | None, Depends(_browser_carnet)]
+MyLists = Annotated[list[Roster], Depends(_my_lists)]
+EditableRoster = Annotated[Roster, Depends(_editable_roster)]
+
+
+class CarnetCookies:
+    """Writes the cookies a request queued (carnet made, switched, old cookies removed) on
+    its response, whatever answered it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_cookies(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                pending = scope.get("state", {}).get(COOKIES_STATE)
+                if pending:
+                    message["headers"] = [
+                        *message.get("headers", []),
+                        *((b"set-cookie", value) for value in pending),
+                    ]
+            await send(message)
+
+        await self.app(scope, receive, with_cookies)
