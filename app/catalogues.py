@@ -7,9 +7,10 @@ from typing import Any
 
 from app.systems import registry
 from app.systems.base import AnySystem
+from app.systems.sheet import SHEET_FILE, SheetData, load_sheets
 from app.systems.spec import DATA_DIR, SystemSpec
 
-__all__ = ["DATA_DIR", "CatalogueError", "load_systems", "read_system_data"]
+__all__ = ["DATA_DIR", "CatalogueError", "load_play_sheets", "load_systems", "read_system_data"]
 
 
 class CatalogueError(Exception):
@@ -25,7 +26,8 @@ def read_system_data(directory: Path) -> tuple[dict[str, Any], dict[str, str], l
     data: dict[str, Any] = {}
     origin: dict[str, str] = {}
     problems: list[str] = []
-    files = sorted(directory.glob("*.toml"))
+    # sheet.toml is the play sheet's (app/systems/sheet.py), not the engine's catalogue.
+    files = sorted(path for path in directory.glob("*.toml") if path.name != SHEET_FILE)
     if not files:
         problems.append(f"{directory}: no catalogue file (*.toml)")
     for path in files:
@@ -67,3 +69,12 @@ def load_systems(
     if problems:
         raise CatalogueError(problems)
     return systems
+
+
+def load_play_sheets(specs: Sequence[SystemSpec] | None = None) -> dict[str, SheetData]:
+    """Every registered system's sheet.toml, validated at start-up like the catalogues."""
+    specs = registry.SPECS if specs is None else specs
+    sheets, problems = load_sheets({spec.id: spec.data for spec in specs})
+    if problems:
+        raise CatalogueError(problems)
+    return sheets

@@ -3,12 +3,11 @@
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
 from app import openapi, problems, refusals
 from app.api.v1 import api_routers
-from app.catalogues import load_systems
+from app.catalogues import load_play_sheets, load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
 from app.security.csrf import CsrfGuard, install_template_globals
@@ -20,6 +19,7 @@ from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import pages
+from app.web.assets import HashedStaticFiles
 from app.web.deps import CarnetCookies
 from app.web.render import html_error, templates
 
@@ -49,6 +49,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.systems = systems
+    app.state.sheets = load_play_sheets(specs)
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     problems.install(app, html_error)
@@ -99,7 +100,7 @@ def create_app(
     # page is read by every forum visitor.
     for router in (share_router, *routers, *page_routers):
         app.include_router(router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.mount("/static", HashedStaticFiles(directory=ROOT / "static"), name="static")
     openapi.install(app, request_bodies)
     redact_access_log()
     return app

@@ -1,28 +1,10 @@
-// Caserne: the only hand-written script. Pages work without it; it adds copy and print buttons.
+// Caserne's editor script (pages that use HTMX). Pages work without it. Copy, print and
+// the offline note are static/site.js's, which every page loads.
 
 // htmx would add a <style> element for its request indicators, which Caserne does not use
 // and which the Content-Security-Policy (no inline <style>) refuses. This script runs after
 // htmx's and before the DOMContentLoaded handler where htmx inserts it.
 if (window.htmx) window.htmx.config.includeIndicatorStyles = false;
-document.addEventListener("click", async (event) => {
-  const copy = event.target.closest("[data-copy]");
-  if (copy) {
-    const source = document.querySelector(copy.dataset.copy);
-    if (!source) return;
-    source.select();
-    try {
-      await navigator.clipboard.writeText(source.value);
-    } catch {
-      document.execCommand("copy");
-    }
-    const label = copy.textContent;
-    copy.textContent = "Copié !";
-    setTimeout(() => { copy.textContent = label; }, 1500);
-    return;
-  }
-  if (event.target.closest("[data-print]")) window.print();
-});
-
 // A form that saves on `change` must not take the action of the button that happens to
 // have the focus (Tab from a field onto "Partager" or "Ajouter"): htmx sends the focused
 // submit button with the next request. Only a real submit carries a button's action.

@@ -7,10 +7,13 @@ from fastapi import Request, Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.settings import ROOT
+from app.web.assets import asset, static
 
 templates = Jinja2Blocks(directory=ROOT / "templates")
 templates.env.globals["htmx_version"] = "2.0.11"
 templates.env.globals["idiomorph_version"] = "0.8.0"
+templates.env.globals["static"] = static
+templates.env.globals["asset"] = asset
 
 # A reference to the rule text's lines, "(L155-156)", "(L124, L171)" or the end of a
 # parenthesis, "(aucun profil imprimé, L223-238)": kept for those who want it (a tooltip),

@@ -53,19 +53,6 @@ def router() -> APIRouter:
         url = f"{public_base(request)}/s/{code}"
         return Response(exporter(summary, url), media_type=media_type, headers=headers)
 
-    @router.get("/s/{code}/feuille")
-    def sheet(code: str, request: Request, session: SessionDep) -> Response:
-        """The play sheet: a printable card per unit with boxes to tick, from the snapshot."""
-        shared = store.get_share(session=session, code=code)
-        if shared is None:
-            return html_error(request, 404, MISSING)
-        etag = f"{shared.etag}-sheet"
-        headers = immutable_headers(request, etag)
-        if not_modified(request, etag):
-            return Response(status_code=304, headers=headers)
-        context = {"s": RosterSummary.model_validate(shared.snapshot["summary"]), "code": code}
-        return render(request, "share/sheet.html", context, headers=headers)
-
     async def page(request: Request) -> Response:
         """GET /s/{code}: a plain Starlette route (no dependencies to solve on the hot path)."""
         code: str = request.path_params["code"]

@@ -1,6 +1,4 @@
-"""axe-core on every page, at 390 and 1280 px: no violation of any impact (minor included).
-The play sheets' `landmark-unique` is issue 18's (the sheet is being rebuilt): it is
-reported like every other violation."""
+"""axe-core on every page, at 390 and 1280 px: no violation of any impact (minor included)."""
 
 import re
 from urllib.parse import urlsplit
@@ -12,9 +10,6 @@ from tests.browser.helpers import DESKTOP, PHONE, open_new_list, run_axe
 
 pytestmark = pytest.mark.browser
 
-# The play sheet is being rebuilt (issue 18): its repeated card landmarks are that issue's,
-# checked apart below (strict xfail: it fails once they are fixed, to remove this line).
-SHEET_ISSUE_18 = {"landmark-unique"}
 SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 # What a player can get wrong in each creator: a value it refuses typed in a number field,
 # or (where every field is a choice) choices the rules flag.
@@ -53,8 +48,6 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
 
     def check(name: str) -> None:
         violations = run_axe(page)
-        if name.endswith("feuille"):
-            violations = [v for v in violations if v["id"] not in SHEET_ISSUE_18]
         if violations:
             found[name] = violations
 
@@ -96,13 +89,13 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
     assert found == {}, "\n".join(f"{name}: {v}" for name, v in found.items())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 18: the play sheet's card landmarks repeat")
 def test_play_sheets_have_unique_landmarks(page: Page) -> None:
+    """Issue 18: the cards are no landmarks (one region per card repeated its name)."""
     found = {}
     for system in ("nolimits", "infinity", "necrowarzone"):
         catalogue = page.request.get(f"/api/v1/systems/{system}/catalogue").json()
         share = share_of(page, open_new_list(page, system, catalogue["examples"][0]["id"]))
         page.goto(f"{share}/feuille")
-        if violations := [v for v in run_axe(page) if v["id"] in SHEET_ISSUE_18]:
+        if violations := [v for v in run_axe(page) if v["id"] == "landmark-unique"]:
             found[system] = violations
     assert found == {}

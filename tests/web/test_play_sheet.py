@@ -38,7 +38,7 @@ def test_every_share_has_a_play_sheet(client: TestClient, system_id: str) -> Non
         assert page.headers["cache-control"].startswith("public")
         again = client.get(f"/s/{code}/feuille", headers={"If-None-Match": page.headers["etag"]})
         assert again.status_code == 304
-        cards = re.findall(r'<section class="card sheet-card"', page.text)
+        cards = re.findall(r'<div class="card sheet-card"', page.text)
         lines = snapshot["summary"]["lines"]
         assert len(cards) == len(lines) + len(snapshot["summary"]["extras"])
         for line in lines:
