@@ -2,17 +2,13 @@
 swapped the 429 page into the form, two <main> and the inputs gone, the change lost)."""
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from playwright.sync_api import Page, expect
 
-from app.main import create_app
 from app.settings import Settings
-from tests.browser.conftest import STARTUP_TIMEOUT, _answers, _listening_socket
+from tests.browser.conftest import serving
 from tests.browser.helpers import (
     TRACK_HTMX,
     assert_same_document,
@@ -29,27 +25,8 @@ WRITES = 3  # the limit of this module's server: three saves a minute
 @pytest.fixture(scope="module")
 def live_server(database_url: str) -> Iterator[str]:
     """The live server of conftest.py, with a write limit a test reaches in a few saves."""
-    app = create_app(Settings(database_url=database_url, rate_limit_write=f"{WRITES}/minute"))
-    sock = _listening_socket()
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while not _answers(url):
-            assert thread.is_alive() and time.monotonic() < deadline, "no live server"
-            time.sleep(0.05)
+    with serving(Settings(database_url=database_url, rate_limit_write=f"{WRITES}/minute")) as url:
         yield url
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-        app.state.engine.dispose()
 
 
 def test_a_refused_save_keeps_the_form_and_says_when_to_retry(page: Page) -> None:
