@@ -201,4 +201,7 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
         # Starlette sends this answer outside every middleware: the headers come from here.
         for name, value in baseline_headers():
             response.headers.setdefault(name.decode(), value.decode())
+        # Starlette re-raises after sending it, and uvicorn then closes the connection:
+        # announce it, or a client's next request on the kept-alive connection is lost.
+        response.headers["Connection"] = "close"
         return response

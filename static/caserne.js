@@ -168,3 +168,10 @@ document.addEventListener("DOMContentLoaded", () => {
     if (field.value) applyFilter(field);
   }
 });
+
+// A notice (a save refused by a rate limit, app/security/answers.py) holds until a later
+// answer is swapped in elsewhere: that save went through, the notice is then stale.
+document.addEventListener("htmx:afterSettle", (event) => {
+  const notice = document.getElementById("notice");
+  if (notice && event.detail.target !== notice) notice.replaceChildren();
+});

@@ -1,7 +1,9 @@
 """How a middleware refuses a request: a French page for people, a problem for programs."""
 
+import html
+
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from app.problems import FieldError, problem_response
@@ -13,6 +15,36 @@ def wants_page(scope: Scope) -> bool:
         return False
     headers = dict(scope["headers"])
     return b"text/html" in headers.get(b"accept", b"") or headers.get(b"hx-request") == b"true"
+
+
+def is_htmx(scope: Scope) -> bool:
+    return (
+        not scope["path"].startswith("/api/")
+        and dict(scope["headers"]).get(b"hx-request") == b"true"
+    )
+
+
+# The element of every page (templates/base.html) that shows such a message.
+NOTICE_TARGET = "#notice"
+
+
+def notice(text: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    """`text` for the page's notice area: htmx is told to put it there (HX-Retarget,
+    HX-Reswap) instead of the element that asked, which keeps what the player typed."""
+    body = (
+        f"<p>{html.escape(text)} Vos dernières modifications ne sont pas enregistrées : "
+        "elles restent dans le formulaire, et partiront à la prochaine modification.</p>"
+    )
+    return HTMLResponse(
+        body,
+        status_code=status,
+        headers={
+            **(headers or {}),
+            "HX-Retarget": NOTICE_TARGET,
+            "HX-Reswap": "innerHTML",
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 async def refuse(
@@ -27,7 +59,11 @@ async def refuse(
     headers: dict[str, str] | None = None,
 ) -> None:
     response: Response
-    if wants_page(scope):
+    if is_htmx(scope):
+        # A page's own request (the editor's save): its form must stay as typed, so the
+        # answer is a message for the page's notice area, not a page swapped into the form.
+        response = notice(page_detail, status, headers)
+    elif wants_page(scope):
         from app.web.render import html_error  # the templates, only when a page is needed
 
         response = html_error(Request(scope, receive), status, page_detail)

@@ -4,8 +4,10 @@ A pure ASGI middleware matching method + path, so no route changes. Counts live 
 `limits` library's storage: in memory (one process) by default, in Redis when
 RATE_LIMIT_STORAGE names one (every worker then shares them). Each limit is per client
 address (the ASGI client, which uvicorn takes from X-Forwarded-For for the proxies
-FORWARDED_ALLOW_IPS trusts); failed token checks are also counted per roster. Over a limit:
-429 with Retry-After, a problem+json body for programs and a French page for people.
+FORWARDED_ALLOW_IPS trusts); failed token checks are also counted per roster, and only for
+requests that present a token. A roster over its limit refuses wrong tokens, not the right
+one. Over a limit: 429 with Retry-After, a problem+json body for programs, a French page for
+people, and for an htmx request a message for the page's notice area (answers.py).
 If the storage cannot be reached, requests pass (and a warning is logged): a limiter that
 is down must not take the site with it.
 """
@@ -26,6 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.security.answers import refuse
 from app.security.body import form_field, read_body, replay
+from app.security.tokens import carries_secret
+from app.web.access import COOKIE_PREFIX
 
 log = logging.getLogger("caserne.ratelimit")
 
@@ -58,6 +62,18 @@ ROUTES: tuple[Route, ...] = (
 # Routes that check an edit token or a carnet's key; 401/403 there are failed checks.
 ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|api/v1/carnets|r|carnet)/(?P<id>[^/]+)(?:/.*)?")
 FAILED = (401, 403)
+
+
+def presents_token(scope: Scope, roster_id: str) -> bool:
+    """Whether a request on a roster carries an edit token: an Authorization header, a
+    secret query parameter (the edit link's `t`), or the roster's edit cookie."""
+    headers = dict(scope.get("headers") or [])
+    if headers.get(b"authorization", b"").strip():
+        return True
+    if carries_secret(scope.get("query_string", b"")):
+        return True
+    cookie = headers.get(b"cookie", b"").decode("latin-1")
+    return f"{COOKIE_PREFIX}{roster_id}=" in cookie
 
 
 def may_be_limited(method: str, path: str) -> bool:
@@ -122,12 +138,18 @@ class RateLimits:
         client = scope["client"][0] if scope.get("client") else "unknown"
         roster = ROSTER_PATH.fullmatch(path)
         failed_keys: list[tuple[str, str]] = []
-        if roster is not None:
+        locked = 0
+        if roster is not None and presents_token(scope, roster["id"]):
+            # Only a request that presents a token can fail a check: a plain visit (no
+            # token) is answered 401/403 and counted nowhere.
             failed_keys = [("failed_auth", client), ("failed_auth_roster", roster["id"])]
-            wait = await self._exhausted(failed_keys)
-            if wait:
+            wait = await self._exhausted(failed_keys[:1])
+            if wait:  # this client guessed too often: refused before any check
                 await self._refuse(scope, receive, send, wait, "failed_auth")
                 return
+            # Too many guesses on this roster, from anywhere: the right token still opens
+            # it (slow the guessers, not the owner); a wrong one gets 429, not 401/403.
+            locked = await self._exhausted(failed_keys[1:])
         routes = [r for r in ROUTES if r.method == method and r.path.fullmatch(path)]
         if any(route.action for route in routes):
             body, messages = await read_body(receive)
@@ -143,11 +165,19 @@ class RateLimits:
             await self.app(scope, receive, send)
             return
 
+        refused = False
+
         async def counting_failures(message: Message) -> None:
+            nonlocal refused
             if message["type"] == "http.response.start" and message["status"] in FAILED:
                 for kind, key in failed_keys:
                     await self._hit(kind, key)
-            await send(message)
+                if locked:
+                    refused = True
+                    await self._refuse(scope, receive, send, locked, "failed_auth")
+                    return
+            if not refused:  # the body of a failed check on a locked roster is dropped
+                await send(message)
 
         await self.app(scope, receive, counting_failures)
 

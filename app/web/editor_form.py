@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from app.systems.base import AnySystem, RosterSummary, SummaryLine
-from app.web.forms import int_or_raw
+from app.web.forms import int_or_raw, json_object
 
 
 class SystemForms(Protocol):
@@ -44,13 +44,10 @@ def entry_ref(entry: dict[str, Any]) -> str:
 
 
 def parsed_entry(text: str) -> dict[str, Any]:
-    """An entry sent back as JSON by the page (a row's ref, a removed entry to put back)."""
-    try:
-        entry = json.loads(text)
-        json.dumps(entry, ensure_ascii=False).encode()  # no lone surrogate ("\ud800")
-    except (ValueError, RecursionError):  # a crafted text: the entry is then refused
-        return {}
-    return entry if isinstance(entry, dict) else {}
+    """An entry sent back as JSON by the page (a row's ref, a removed entry to put back);
+    {} for a crafted text (too deep, a huge integer, not an object...): the model then
+    refuses the entry."""
+    return json_object(text) or {}
 
 
 @dataclass

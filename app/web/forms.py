@@ -1,6 +1,7 @@
 """Small helpers shared by the HTML form handlers."""
 
-import copy
+import json
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -31,6 +32,78 @@ def int_or_raw(value: Any) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+# What a JSON value sent back by a page (a row's ref, the list's own troopers) may hold: the
+# pages write them, so deeper nesting, a huge integer or a NaN can only be crafted. Bounded
+# here, where they enter, nothing later (a deepcopy, a template, a validator) recurses or
+# counts without bound.
+JSON_MAX_DEPTH = 16
+JSON_MAX_INT = 2**53
+
+
+class _Refused(ValueError):
+    """A JSON constant (NaN, Infinity) the pages never write."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Refused(name)
+
+
+def bounded_json(text: str, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
+    """The JSON value of `text`, or None when it is not JSON, nests deeper than `max_depth`,
+    or holds an integer over 2**53, a NaN or an infinity, or a lone surrogate. Total: any
+    string in, a value or None out, in time linear in the text."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):  # RecursionError: nesting past the parser's limit
+        return None
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > max_depth:
+                return None
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+            if isinstance(item, dict) and not all(_encodable(key) for key in item):
+                return None
+        elif not _scalar_ok(item):
+            return None
+    return value
+
+
+def _scalar_ok(item: Any) -> bool:
+    if isinstance(item, bool):
+        return True
+    if isinstance(item, int):
+        return abs(item) <= JSON_MAX_INT
+    if isinstance(item, float):
+        return math.isfinite(item)
+    return not isinstance(item, str) or _encodable(item)
+
+
+def _encodable(text: str) -> bool:
+    """No lone surrogate (U+D800 alone): it could not be stored as UTF-8."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """A bounded JSON object (bounded_json), or None."""
+    value = bounded_json(text)
+    return value if isinstance(value, dict) else None
+
+
+def json_objects(text: str) -> list[dict[str, Any]] | None:
+    """A bounded JSON list of objects (bounded_json), or None (`1`, `true`, `[1]`...)."""
+    value = bounded_json(text)
+    if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+        return value
+    return None
 
 
 Bounds = dict[str, tuple[int, int]]
@@ -101,6 +174,7 @@ FRENCH = {
     "string_too_long": "texte trop long",
     "string_pattern_mismatch": "caractère interdit",
     "too_long": "trop d'éléments",
+    "list_type": "liste attendue",
     "unknown_id": "inconnu du catalogue",
 }
 
@@ -146,7 +220,15 @@ def repaired(
     """The document with each refused value replaced by the stored one, parsed, or None: the
     editor keeps showing names and costs beside the errors, and its totals are those of the
     list as saved (never of a value nobody typed, such as 101 brought down to 100)."""
-    fixed = copy.deepcopy(document)
+    # Only the top level and the entries' own dicts change: copied shallowly (a deepcopy
+    # would walk whatever a crafted form nested, issue 13).
+    fixed = {
+        **document,
+        "entries": [
+            dict(entry) if isinstance(entry, dict) else entry
+            for entry in document.get("entries") or []
+        ],
+    }
     stored_entries = stored.get("entries") or []
     for err in exc.errors():
         loc = err["loc"]

@@ -120,8 +120,11 @@ def test_failed_token_checks_per_client(
     other_id, other_token = new_roster(client)
     wrong = {"Authorization": "Bearer wrong"}
     assert client.get(f"/api/v1/rosters/{roster_id}", headers=wrong).status_code == 403
-    assert client.get(f"/api/v1/rosters/{roster_id}").status_code == 401
+    # A request without a token fails no check (issue 13, finding 6): not counted.
+    for _ in range(5):
+        assert client.get(f"/api/v1/rosters/{roster_id}").status_code == 401
     assert client.get(f"/r/{other_id}/modifier", params={"t": "wrong"}).status_code == 403
+    assert client.get(f"/api/v1/rosters/{other_id}", headers=wrong).status_code == 403
     # Over the limit: refused before the token is even looked at, the right one included.
     assert_limited(client.get(f"/api/v1/rosters/{roster_id}", headers=wrong))
     right = {"Authorization": f"Bearer {other_token}"}
@@ -148,17 +151,53 @@ def test_failed_token_checks_per_roster(
     make_client: Callable[..., TestClient], storage: dict[str, str]
 ) -> None:
     client = make_client(rate_limit_failed_auth_roster="2/minute", wrap=from_addresses, **storage)
-    roster_id, _token = new_roster(client)
+    roster_id, token = new_roster(client)
     other_id, other_token = new_roster(client)
     for address in ("203.0.113.1", "203.0.113.2"):
-        locked = client.get(f"/r/{roster_id}", headers={"Accept": "text/html", ADDRESS: address})
-        assert locked.status_code == 403
+        guess = {"Authorization": "Bearer x", ADDRESS: address}
+        assert client.get(f"/api/v1/rosters/{roster_id}", headers=guess).status_code == 403
+    # Locked for the guessers, whatever their address...
     assert_limited(
-        client.get(f"/api/v1/rosters/{roster_id}", headers={"Authorization": "Bearer x"})
+        client.get(
+            f"/api/v1/rosters/{roster_id}",
+            headers={"Authorization": "Bearer x", ADDRESS: "203.0.113.3"},
+        )
     )
+    page = client.get(
+        f"/r/{roster_id}/modifier", params={"t": "x"}, headers={"Accept": "text/html"}
+    )
+    assert page.status_code == 429
+    assert "Réessayez dans" in html.unescape(page.text)
+    # ... not for the owner: the right token still opens it (issue 13, finding 6).
+    right = {"Authorization": f"Bearer {token}", ADDRESS: "198.51.100.7"}
+    assert client.get(f"/api/v1/rosters/{roster_id}", headers=right).status_code == 200
     # Another roster is not concerned.
     right = {"Authorization": f"Bearer {other_token}"}
     assert client.get(f"/api/v1/rosters/{other_id}", headers=right).status_code == 200
+
+
+def test_strangers_cannot_lock_an_owner_out(make_client: Callable[..., TestClient]) -> None:
+    """Issue 13, finding 6, as reproduced: twenty wrong tokens and ten plain visits to a
+    posted /r/{id} locked the roster for its owner too."""
+    client = make_client(wrap=from_addresses)
+    roster_id = html_roster(client)
+    owner_cookies = dict(client.cookies)
+    client.cookies.clear()  # the strangers hold no cookie
+    for n in range(20):
+        stranger = {"Authorization": "Bearer wrong", ADDRESS: f"203.0.113.{n}"}
+        assert client.get(f"/api/v1/rosters/{roster_id}", headers=stranger).status_code == 403
+    for n in range(10):
+        visit = {"Accept": "text/html", ADDRESS: f"198.51.100.{n}"}
+        assert client.get(f"/r/{roster_id}", headers=visit).status_code == 403
+    for n in range(20, 30):  # the thirtieth wrong token reaches the roster's limit (30/min)
+        stranger = {"Authorization": "Bearer wrong", ADDRESS: f"203.0.113.{n}"}
+        assert client.get(f"/api/v1/rosters/{roster_id}", headers=stranger).status_code == 403
+    stranger = {"Authorization": "Bearer wrong", ADDRESS: "203.0.113.99"}
+    assert client.get(f"/api/v1/rosters/{roster_id}", headers=stranger).status_code == 429
+    client.cookies.update(owner_cookies)
+    opened = client.get(f"/r/{roster_id}", headers={"Accept": "text/html"})
+    assert opened.status_code == 200
+    assert "Too many failed" not in opened.text
 
 
 def test_successful_token_checks_are_not_counted(make_client: Callable[..., TestClient]) -> None:

@@ -196,3 +196,69 @@ def test_adding_to_a_list_that_keeps_moving_is_a_conflict_not_a_500(
     )
     assert added.status_code == 409
     assert "modifiée ailleurs" in html.unescape(added.text)
+
+
+def infinity_roster(browser: TestClient) -> tuple[str, dict[str, Any]]:
+    """An Infinity example list opened in this client, and the form its editor sends."""
+    from tests.web.test_infinity_pages import form_of
+
+    created = browser.post(
+        "/listes", data={"system": "infinity", "example": "compagnie_de_brumeval"}
+    )
+    location = str(created.headers["location"])
+    return location.removeprefix("/r/"), form_of(browser.get(location).text)
+
+
+DEEP_ROW = '{"unit": "jaffa", "x": ' + "[" * 900 + "]" * 900 + "}"
+
+
+UNITS_REFUSED = "Soldats de la liste : liste attendue"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, UNITS_REFUSED),
+        ("9" * 5000, UNITS_REFUSED),
+        ("[" + "9" * 4000 + "]", UNITS_REFUSED),
+        ("1", UNITS_REFUSED),
+        ("1.5", UNITS_REFUSED),
+        ("true", UNITS_REFUSED),
+        ('{"id": "x"}', UNITS_REFUSED),
+        ("[1, true, null]", UNITS_REFUSED),
+        ("NaN", UNITS_REFUSED),
+    ],
+    ids=["deep", "5000 digits", "4000 digits", "1", "1.5", "true", "object", "scalars", "NaN"],
+)
+def test_crafted_json_in_infinity_units_is_a_french_error(
+    browser: TestClient, value: str, message: str
+) -> None:
+    """Issue 13, finding 3: each of these was a 500 on POST /r/{id} (RecursionError, or a
+    template failing on a number where a list of troopers was expected)."""
+    roster_id, form = infinity_roster(browser)
+    before = stored(browser, roster_id)
+    refused = browser.post(f"/r/{roster_id}", data={**form, "extras-units": value})
+    assert refused.status_code == 422
+    assert message in html.unescape(refused.text)
+    assert stored(browser, roster_id) == before
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        DEEP_ROW,
+        '{"unit": "jaffa", "x": ' + "{" * 50_000,
+        '{"unit": "jaffa", "x": ' + "9" * 4000 + "}",
+        '{"unit": "jaffa", "x": NaN}',
+        "true",
+        "1.5",
+    ],
+    ids=["900 deep", "50,000 deep", "4000 digits", "NaN", "true", "1.5"],
+)
+def test_crafted_json_in_a_row_is_refused_not_a_500(browser: TestClient, ref: str) -> None:
+    """Deep JSON in a row's ref reached `repaired()`'s deepcopy (RecursionError, a 500)."""
+    roster_id = editor_roster(browser)
+    before = stored(browser, roster_id)
+    assert save(browser, roster_id, **{"entry-0-ref": ref, "entry-0-count": "101"}) == 422
+    assert save(browser, roster_id, **{"entry-0-ref": ref}) == 422
+    assert stored(browser, roster_id) == before

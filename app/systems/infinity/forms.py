@@ -1,7 +1,6 @@
 """How Infinity's forms read: the creator's trooper, the editor's groups, the list's own
 troopers (pure functions of the submitted form)."""
 
-import json
 import re
 import unicodedata
 from typing import Any
@@ -9,7 +8,7 @@ from typing import Any
 from starlette.datastructures import FormData
 
 from app.systems.infinity.models import HIGHEST_GROUP, InfinityCostRequest
-from app.web.forms import int_or_raw
+from app.web.forms import int_or_raw, json_object
 
 
 def slug(text: str, fallback: str) -> str:
@@ -73,11 +72,8 @@ def sort_key(form: FormData, index: int) -> tuple[int, bool, int]:
 
 
 def entry_ref(form: FormData, index: int) -> dict[str, Any]:
-    try:
-        entry = json.loads(str(form.get(f"entry-{index}-ref") or ""))
-    except (ValueError, RecursionError):  # a crafted ref reads as no entry
-        return {}
-    return entry if isinstance(entry, dict) else {}
+    """A row's ref; a crafted one reads as no entry."""
+    return json_object(str(form.get(f"entry-{index}-ref") or "")) or {}
 
 
 def entry_count(form: FormData) -> int:

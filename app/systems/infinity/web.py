@@ -36,7 +36,7 @@ from app.systems.infinity.models import (
     PARAMEDICAL,
     InfinityCostRequest,
 )
-from app.web.forms import form_text, int_or_raw
+from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
 from app.web.rosters import (
     create_and_open,
@@ -293,8 +293,8 @@ class InfinityPages(SystemPages[InfinitySystem]):
         return entry
 
     def extras_from_form(self, form: FormData) -> dict[str, Any]:
-        try:
-            units = json.loads(str(form.get("extras-units") or "[]"))
-        except json.JSONDecodeError:
-            units = []
+        # The list's own troopers, sent back as the page wrote them; anything else (too
+        # deep, a number, `true`...) is None, which the model refuses in French (« liste
+        # attendue ») and the templates read as no trooper (issue 13: these were 500s).
+        units = json_objects(str(form.get("extras-units") or "[]"))
         return {"units": units, "ava": not form.get("initiation")}
