@@ -19,16 +19,15 @@ from typing import Any, ClassVar, Generic, TypeVar
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.roster_service import RosterError
 from app.store.models import Roster
 from app.systems.base import AnySystem
+from app.web.deps import ChosenRoster, FormDep, editable_or_none
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.rosters import add_entry_to_roster, editable, redirect, refused, services
+from app.web.rosters import add_entry_to_roster, redirect, service_of
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
 
@@ -166,7 +165,7 @@ class SystemPages(Generic[SystemT]):
         self, request: Request, session: Session, roster_id: Any, index: Any
     ) -> EditedEntry | None:
         """The row `?liste=&entree=` names, when this browser may edit that list."""
-        roster = editable(request, session, str(roster_id or ""))
+        roster = editable_or_none(request, session, str(roster_id or "")[:64])
         if roster is None or roster.system != self.system_id or not str(index).isdigit():
             return None
         entries = roster.document.get("entries", [])
@@ -218,14 +217,14 @@ class SystemPages(Generic[SystemT]):
             return self.creator_page(request, session, values, edited=edited)
 
         @router.post("/createur")
-        async def creator_preview(request: Request, session: SessionDep) -> Response:
-            form = await request.form()
-            return await run_in_threadpool(self.preview, request, session, form)
+        def creator_preview(request: Request, session: SessionDep, form: FormDep) -> Response:
+            return self.preview(request, session, form)
 
         @router.post("/createur/ajouter")
-        async def creator_add(request: Request, session: SessionDep) -> Response:
-            form = await request.form()
-            return await run_in_threadpool(self.add_created, request, session, form)
+        def creator_add(
+            request: Request, session: SessionDep, form: FormDep, chosen: ChosenRoster
+        ) -> Response:
+            return self.add_created(request, session, form, chosen)
 
     def preview(self, request: Request, session: Session, form: FormData) -> Response:
         edited = None
@@ -233,7 +232,9 @@ class SystemPages(Generic[SystemT]):
             edited = self.edited_entry(request, session, form.get("liste"), form.get("entree"))
         return self.creator_page(request, session, self.unit_from_form(form), edited=edited)
 
-    def add_created(self, request: Request, session: Session, form: FormData) -> Response:
+    def add_created(
+        self, request: Request, session: Session, form: FormData, chosen: Roster | None
+    ) -> Response:
         """The creator's unit added to a list, or saved over the row it was opened from
         (synchronous work: run off the event loop)."""
         edited = None
@@ -250,15 +251,13 @@ class SystemPages(Generic[SystemT]):
             )
         entry = self.custom_entry(values, unit)
         if edited is None:
-            return add_entry_to_roster(request, session, self.system, form, entry)
+            return add_entry_to_roster(request, session, self.system, form, entry, chosen)
         kept = {k: v for k, v in edited.entry.items() if k not in self.creator_keys}
         replaced = {**kept, **{k: v for k, v in entry.items() if v is not None}}
         try:
-            services(request, session).replace_entry(edited.roster, edited.index, replaced)
+            service_of(request, session).replace_entry(edited.roster, edited.index, replaced)
         except (ValidationError, IndexError):
             return html_error(request, 422, "Cette entrée ne tient plus dans la liste.")
-        except RosterError as error:
-            return refused(request, error)
         return redirect(request, f"/r/{edited.roster.id}#entry-{edited.index}")
 
     def _score_route(self, router: APIRouter) -> None:

@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,10 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
 
 
-@pytest.fixture(scope="module")
-def live_server(database_url: str) -> Iterator[str]:
-    """The base URL of uvicorn serving create_app() in a background thread, on a free port."""
-    app = create_app(Settings(database_url=database_url))
+@contextmanager
+def serving(settings: Settings) -> Iterator[str]:
+    """The base URL of uvicorn serving create_app(settings) in a background thread."""
+    app = create_app(settings)
     sock = _listening_socket()
     port = sock.getsockname()[1]
     config = uvicorn.Config(
@@ -116,6 +117,13 @@ def live_server(database_url: str) -> Iterator[str]:
         thread.join(timeout=10)
         sock.close()
         app.state.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def live_server(database_url: str) -> Iterator[str]:
+    """The base URL of uvicorn serving create_app() in a background thread, on a free port."""
+    with serving(Settings(database_url=database_url)) as url:
+        yield url
 
 
 def _answers(url: str) -> bool:
