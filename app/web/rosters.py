@@ -140,7 +140,17 @@ def add_entry_to_roster(
         service_of(request, session).append_entry(chosen, entry)
     except ValidationError:
         return html_error(request, 422, "Ce combattant n'existe pas dans le catalogue.")
-    return redirect(request, f"/r/{chosen.id}")
+    return added_to(request, system, form, chosen)
+
+
+def added_to(request: Request, system: AnySystem, form: FormData, roster: Roster) -> Response:
+    """After an add to a list: back to the catalogue or the creator it came from, which
+    says « Ajouté à « X » » and keeps adding to that list (`retour`: those pages only), or
+    to the list's editor."""
+    back = str(form.get("retour") or "")
+    if back in (f"/{system.id}/catalogue", f"/{system.id}/createur"):
+        return redirect(request, f"{back}?liste={roster.id}&ajoute=1")
+    return redirect(request, f"/r/{roster.id}")
 
 
 UNKNOWN_SYSTEM = "Système de jeu inconnu."

@@ -37,7 +37,7 @@ from app.systems.infinity.models import (
 from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import form_text, int_or_raw
 from app.web.render import html_error
-from app.web.rosters import create_and_open, empty_document, redirect, service_of
+from app.web.rosters import added_to, create_and_open, empty_document, service_of
 from app.web.system_pages import SystemPages, by_id
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
@@ -242,7 +242,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
             )
         except ValidationError:
             return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
-        return redirect(request, f"/r/{roster.id}")
+        return added_to(request, self.system, form, roster)
 
     def catalogue_ids(self) -> set[str]:
         return set(self.context()["units"])

@@ -1,0 +1,60 @@
+"""From a list's editor, the catalogue and the creator add to that list (issue 15)."""
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.web.test_library import create, stored
+
+
+def test_the_catalogue_from_an_editor_adds_to_that_list_and_says_so(
+    browser: TestClient, session: Any
+) -> None:
+    roster_id = create(browser, "dcsystem")
+    editor = browser.get(f"/r/{roster_id}").text
+    assert f'href="/dcsystem/catalogue?liste={roster_id}" id="to-catalogue"' in editor
+    assert f'href="/dcsystem/createur?liste={roster_id}" id="to-creator"' in editor
+    page = browser.get(f"/dcsystem/catalogue?liste={roster_id}").text
+    assert "Vous ajoutez à « Essai »." in page
+    assert f'<option value="{roster_id}" selected>Essai</option>' in page
+    assert '<option value="">Nouvelle liste</option>\n  </select>' in page  # last, not chosen
+    added = browser.post(
+        "/listes/ajouter",
+        data={
+            "system": "dcsystem",
+            "unit": "jaffa",
+            "roster": roster_id,
+            "count": "2",
+            "retour": "/dcsystem/catalogue",
+        },
+    )
+    assert added.status_code == 303
+    assert added.headers["location"] == f"/dcsystem/catalogue?liste={roster_id}&ajoute=1"
+    back = browser.get(added.headers["location"]).text
+    assert "Ajouté à « Essai » : 2 × Jaffa." in back
+    assert f'<a href="/r/{roster_id}" id="back-to-list">Revenir à « Essai »</a>' in back
+    roster = stored(session, roster_id)
+    assert roster is not None
+    assert [(e["unit"], e["count"]) for e in roster.document["entries"]] == [("jaffa", 2)]
+    # `retour` leads only to this system's catalogue or creator.
+    elsewhere = browser.post(
+        "/listes/ajouter",
+        data={"system": "dcsystem", "unit": "jaffa", "roster": roster_id, "retour": "//evil"},
+    )
+    assert elsewhere.headers["location"] == f"/r/{roster_id}"
+
+
+def test_a_list_that_is_not_this_browsers_is_refused_not_replaced_by_a_new_one(
+    browser: TestClient, app: Any, session: Any
+) -> None:
+    roster_id = create(browser, "dcsystem")
+    with TestClient(app, follow_redirects=False) as other:
+        other.headers["Sec-Fetch-Site"] = "same-origin"
+        refused = other.post(
+            "/listes/ajouter", data={"system": "dcsystem", "unit": "jaffa", "roster": roster_id}
+        )
+        assert refused.status_code == 403
+        assert "Cette liste est privée" in refused.text
+        assert "Vous ajoutez" not in other.get(f"/dcsystem/catalogue?liste={roster_id}").text
+    roster = stored(session, roster_id)
+    assert roster is not None and roster.document["entries"] == []
