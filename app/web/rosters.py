@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
+from sqlalchemy.orm import object_session
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.dates import french_date
 from app.db import SessionDep
 from app.deps import Rosters
 from app.refusals import page_text
@@ -34,6 +36,13 @@ from app.web.editor_form import (
 )
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
 from app.web.render import html_error, is_htmx, render
+
+
+def roster_session(roster: Roster) -> Session:
+    """The session a loaded roster belongs to (the editor reads its last share with it)."""
+    session = object_session(roster)
+    assert isinstance(session, Session)
+    return session
 
 
 def redirect(request: Request, url: str) -> Response:
@@ -175,6 +184,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         result = summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
+        last_share = service_of(request, roster_session(roster)).shared(roster)
         entries = document.get("entries", [])
         context = {
             "system": system,
@@ -200,6 +210,13 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             # one, so that no later change overwrites the other tab's without being asked.
             "base_version": base_version if base_version is not None else roster.version,
             "pages": forms[system.id],
+            "shared": None
+            if last_share is None
+            else {
+                "code": last_share[0].code,
+                "date": french_date(last_share[0].created_at),
+                "current": last_share[1],
+            },
             **forms[system.id].context(),
         }
         return render(request, "roster/editor.html", context, block="editor", status=status)

@@ -73,3 +73,42 @@ def test_three_adds_from_the_catalogue_and_the_creator_go_to_the_list(
     page.wait_for_url(re.compile(rf"{roster_path}$"))
     assert entries(page) == 3
     assert lists(page) == 1  # no new list was made
+
+
+def test_the_share_page_offers_its_public_link_and_the_owner_modifier(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Issue 15: the share page's public link and its copy button, « Modifier » for the owner
+    only, and the editor's « plus à jour » note once the list changed."""
+    owner = new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = owner.new_page()
+    page.goto("/listes/nouvelle?system=dcsystem")
+    page.locator("#new-name").fill("À partager")
+    page.locator("#new-name").press("Enter")
+    page.wait_for_url(re.compile(r"/r/\w+$"))
+    roster_path = "/r/" + page.url.rsplit("/r/", 1)[1]
+    page.locator("#share").click()
+    page.wait_for_url(re.compile(r"/s/\w+$"))
+    share_url = page.url
+    expect(page.locator("#public-link")).to_have_value(share_url)
+    page.locator("#copy-public-link").click()
+    expect(page.locator("#copy-public-link")).to_have_text("Copié !")
+    assert page.evaluate("navigator.clipboard.readText()") == share_url
+    expect(page.locator("#edit-roster")).to_have_text("Modifier")
+    page.locator("#edit-roster").click()
+    page.wait_for_url(re.compile(rf"{roster_path}$"))
+    expect(page.locator("#share-state")).to_contain_text("Partagée le ")
+    expect(page.locator("#share-state")).not_to_contain_text("plus à jour")
+    with page.expect_response(lambda r: r.url.endswith(roster_path) and r.request.method == "POST"):
+        page.locator("#roster-name").fill("À partager, changée")
+        page.locator("#roster-name").press("Tab")
+    expect(page.locator("#share-state")).to_contain_text("La version partagée n'est plus à jour")
+    page.locator("#share-again").click()
+    page.wait_for_url(re.compile(r"/s/\w+$"))
+    assert page.url != share_url
+    expect(page.locator("#share h1")).to_have_text("À partager, changée")
+    # A reader sees the public page: no « Modifier ».
+    reader = new_context().new_page()
+    reader.goto(share_url)
+    expect(reader.locator("#public-link")).to_have_value(share_url)
+    expect(reader.locator("#edit-roster")).to_have_count(0)

@@ -58,3 +58,42 @@ def test_a_list_that_is_not_this_browsers_is_refused_not_replaced_by_a_new_one(
         assert "Vous ajoutez" not in other.get(f"/dcsystem/catalogue?liste={roster_id}").text
     roster = stored(session, roster_id)
     assert roster is not None and roster.document["entries"] == []
+
+
+def test_the_editor_says_when_it_was_shared_and_when_the_share_is_out_of_date(
+    browser: TestClient,
+) -> None:
+    """Issue 15: « Partagée le … », then « La version partagée n'est plus à jour » once the
+    list changed, with a one-click new share."""
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    editor = f"/r/{roster_id}"
+    page = browser.get(editor).text
+    assert 'id="share-state"' not in page
+    version = page.split('name="version" value="', 1)[1].split('"')[0]
+    first = browser.post(editor, data={"action": "share", "version": version})
+    code = first.headers["location"]
+    page = browser.get(editor).text
+    assert "Partagée le " in page and f'<a href="{code}">voir la page partagée</a>' in page
+    assert "plus à jour" not in page
+    version = page.split('name="version" value="', 1)[1].split('"')[0]
+    # Sharing an unchanged list again keeps its code, and the note stays « à jour ».
+    again = browser.post(editor, data={"action": "share", "version": version})
+    assert again.headers["location"] == code
+    page = browser.get(editor).text
+    assert "plus à jour" not in page
+    version = page.split('name="version" value="', 1)[1].split('"')[0]
+    changed = browser.post(
+        editor,
+        data={"action": "save", "version": version, "name": "Autre nom", "points_limit": "200"},
+        headers={"HX-Request": "true"},
+    )
+    assert changed.status_code == 200
+    assert "La version partagée n'est plus à jour" in changed.text
+    assert 'id="share-again"' in changed.text
+    version = changed.text.split('name="version" value="', 1)[1].split('"')[0]
+    new = browser.post(
+        editor,
+        data={"action": "share", "version": version, "name": "Autre nom", "points_limit": "200"},
+    )
+    assert new.headers["location"] != code
+    assert "plus à jour" not in browser.get(editor).text
