@@ -11,6 +11,7 @@ from sqlalchemy.orm import object_session
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.carnet_service import CarnetService
 from app.dates import french_date
 from app.db import SessionDep
 from app.deps import Rosters
@@ -26,7 +27,7 @@ from app.roster_service import (
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.web.deps import ChosenRoster, EditableRoster, FormDep, join
+from app.web.deps import ChosenRoster, EditableRoster, FormDep, join, writing_carnet
 from app.web.editor_form import (
     SystemForms,
     document_from_form,
@@ -122,6 +123,7 @@ def create_and_open(
         return html_error(
             request, 422, "Cette liste ne correspond plus au catalogue : elle n'a pas été créée."
         )
+    CarnetService(session).check_room(writing_carnet(request, session))  # before storing
     roster, _token = service_of(request, session).create(parsed)  # refusals: app/refusals.py
     join(request, session, roster.id)
     return redirect(request, f"/r/{roster.id}")

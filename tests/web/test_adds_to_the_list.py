@@ -97,3 +97,21 @@ def test_the_editor_says_when_it_was_shared_and_when_the_share_is_out_of_date(
     )
     assert new.headers["location"] != code
     assert "plus à jour" not in browser.get(editor).text
+
+
+def test_a_full_carnet_refuses_a_new_list_and_stores_nothing(
+    browser: TestClient, session: Any, monkeypatch: Any
+) -> None:
+    import app.carnet_service as carnet_service
+
+    create(browser, "dcsystem")
+    monkeypatch.setattr(carnet_service, "CARNET_MAX_ROSTERS", 1)
+    from sqlmodel import func, select
+
+    from app.store.models import Roster
+
+    before = session.exec(select(func.count()).select_from(Roster)).one()
+    refused = browser.post("/listes", data={"system": "dcsystem"})
+    assert refused.status_code == 409
+    assert "Ce carnet est plein" in refused.text
+    assert session.exec(select(func.count()).select_from(Roster)).one() == before
