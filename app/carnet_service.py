@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.roster_service import RosterError
 from app.store import carnets as store
-from app.store.models import Carnet, Roster
+from app.store.models import Carnet, Roster, as_utc
 
 __all__ = [
     "CARNET_MAX_ROSTERS",
@@ -136,7 +136,7 @@ class CarnetService:
                     "name": roster.name,
                     "system": roster.system,
                     "version": roster.version,
-                    "updated_at": roster.updated_at,
+                    "updated_at": as_utc(roster.updated_at),
                 }
                 for roster in self.rosters(carnet)
             ],

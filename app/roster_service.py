@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.store import carnets as carnet_store
 from app.store import rosters as store
-from app.store.models import Roster, Share
+from app.store.models import Roster, Share, as_utc
 from app.systems.base import AnySystem, RosterResult, RosterSummary
 
 __all__ = [
@@ -254,6 +254,22 @@ class RosterService:
 
     def delete(self, roster: Roster) -> None:
         store.delete_roster(session=self.session, roster=roster)
+
+    def shared(self, roster: Roster) -> tuple[Share, bool] | None:
+        """The roster's last share and whether it still shows the list as stored (same
+        document, same catalogue), or None when it was never shared. A list unchanged since
+        is told without reading the snapshot."""
+        last = store.latest_share(session=self.session, roster_id=roster.id)
+        if last is None:
+            return None
+        if as_utc(roster.updated_at) <= as_utc(last.created_at):
+            return last, True
+        frozen = last.snapshot
+        current = (
+            frozen.get("roster") == roster.document
+            and last.catalogue_version == self.system(roster).catalogue_version
+        )
+        return last, current
 
     def share(self, roster: Roster, document: BaseModel | None = None) -> tuple[Share, bool]:
         """An immutable snapshot pinned to the catalogue version it was built with, and

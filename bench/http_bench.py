@@ -338,7 +338,7 @@ class FormFields(HTMLParser):
 @dataclass(frozen=True)
 class EditorSeed:
     """A list opened in the editor as its owner: its path, the headers a page's save carries
-    (edit cookie, HTMX, same-origin) and the form a count change sends, without the count of
+    (carnet cookie, HTMX, same-origin) and the form a count change sends, without the count of
     entry 0 and the version (the Lua script adds them)."""
 
     client: httpx.Client
@@ -354,7 +354,7 @@ class EditorSeed:
         return int(found.group(1))
 
     def cookie(self) -> dict[str, str]:
-        """The edit cookie alone: a GET with the HTMX headers would answer the form's inside."""
+        """The carnet cookie alone: a GET with the HTMX headers would answer the form's inside."""
         return {"Cookie": self.headers["Cookie"]}
 
     def lua(self) -> str:
@@ -369,16 +369,24 @@ class EditorSeed:
 
 
 def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
-    """A `size`-entry list (the validate scenario's) stored through the API, then read as
-    its editor page."""
+    """A `size`-entry list (the validate scenario's) stored in a carnet through the API, then
+    read as its editor page by a browser holding that carnet."""
+    carnet = expect(client.post("/api/v1/carnets"), 201, "create carnet").json()
     created = expect(
-        client.post("/api/v1/rosters", json=validate_roster(size)), 201, "create editor roster"
+        client.post(
+            f"/api/v1/carnets/{carnet['id']}/rosters",
+            json=validate_roster(size),
+            headers={"Authorization": f"Bearer {carnet['key']}"},
+        ),
+        201,
+        "create editor roster",
     )
     roster = created.json()
     path = f"/r/{roster['id']}"
     headers = {
         "Content-Type": "application/x-www-form-urlencoded",
-        "Cookie": f"caserne_r_{roster['id']}={roster['edit_token']}",
+        # What a browser holds: its carnet's cookie (app/web/access.py).
+        "Cookie": f"caserne_carnet={carnet['id']}.{carnet['key']}",
         "Sec-Fetch-Site": "same-origin",
         "HX-Request": "true",
         "HX-Target": "editor",

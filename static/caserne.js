@@ -175,3 +175,40 @@ document.addEventListener("htmx:afterSettle", (event) => {
   const notice = document.getElementById("notice");
   if (notice && event.detail.target !== notice) notice.replaceChildren();
 });
+
+// A double click adds once: an « Ajouter » form already sent is not sent again (plain forms:
+// until the next page; htmx adds: until the answer comes back).
+const ADDS = "form.add-to-list, form[action$='/ajouter']";
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches(ADDS)) return;
+  if (form.dataset.sent) {
+    event.preventDefault();
+    return;
+  }
+  form.dataset.sent = "1";
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll(ADDS).forEach((form) => { delete form.dataset.sent; });
+  document.querySelectorAll("[data-adding]").forEach((elt) => { delete elt.dataset.adding; });
+});
+// htmx adds (the creators' « Ajouter à la liste »): a click while one is on its way, or once
+// it went through and the page is leaving, is stopped before htmx sees it.
+const HTMX_ADDS = "button[hx-post$='/ajouter']";
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest(HTMX_ADDS) : null;
+  if (!button) return;
+  if (button.dataset.adding) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    return;
+  }
+  button.dataset.adding = "1";
+}, true);
+document.addEventListener("htmx:afterRequest", (event) => {
+  // An add that went through leaves the page (HX-Redirect): no second one meanwhile.
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.getResponseHeader("HX-Redirect")) return;
+  const button = event.detail.elt.closest ? event.detail.elt.closest(HTMX_ADDS) : null;
+  if (button) delete button.dataset.adding;
+});

@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlalchemy.orm import defer
+from sqlmodel import Session, col, select
 
 from app.store.models import Roster, Share, utcnow
 
@@ -140,6 +141,18 @@ def create_share(
 
 def get_share(*, session: Session, code: str) -> Share | None:
     return session.get(Share, code)
+
+
+def latest_share(*, session: Session, roster_id: str) -> Share | None:
+    """The roster's most recent share, its snapshot not loaded until read."""
+    query = (
+        select(Share)
+        .where(Share.roster_id == roster_id)
+        .options(defer(Share.snapshot))  # type: ignore[arg-type]
+        .order_by(col(Share.created_at).desc())
+        .limit(1)
+    )
+    return session.exec(query).first()
 
 
 def find_share(*, session: Session, roster_id: str, etag: str) -> Share | None:

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response
 from sqlmodel import Session
+from starlette.datastructures import FormData
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
@@ -200,3 +201,21 @@ class CarnetCookies:
             await send(message)
 
         await self.app(scope, receive, with_cookies)
+
+
+async def read_form(request: Request) -> FormData:
+    """The posted form, read on the event loop (I/O); the endpoint itself is a plain `def`."""
+    return await request.form()
+
+
+FormDep = Annotated[FormData, Depends(read_form)]
+
+
+def _chosen_roster(request: Request, session: SessionDep, form: FormDep) -> Roster | None:
+    """The list an « Ajouter à la liste » form names (`roster`), which this browser must
+    hold; None for « Nouvelle liste »."""
+    chosen = str(form.get("roster") or "")[:64]
+    return editable(request, session, chosen) if chosen else None
+
+
+ChosenRoster = Annotated[Roster | None, Depends(_chosen_roster)]

@@ -2,18 +2,17 @@
 
 import json
 import math
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.store.models import Roster
-from app.web.deps import my_lists
+from app.web.deps import FormDep, my_lists
 
 
 def form_text(form: FormData, key: str, limit: int = 80) -> str:
@@ -272,11 +271,11 @@ def roster_choices(request: Request, session: Session, system_id: str) -> list[R
 FormHandler = Callable[[Request, Session, FormData], Response]
 
 
-def with_form(handler: FormHandler) -> Callable[[Request, Session], Awaitable[Response]]:
-    """An endpoint that reads the form, then runs `handler` in the thread pool."""
+def with_form(handler: FormHandler) -> Callable[[Request, Session, FormData], Response]:
+    """An endpoint that gets the posted form (read on the event loop) and runs `handler` in
+    the thread pool (a plain `def` endpoint)."""
 
-    async def endpoint(request: Request, session: SessionDep) -> Response:
-        form = await request.form()
-        return await run_in_threadpool(handler, request, session, form)
+    def endpoint(request: Request, session: SessionDep, form: FormDep) -> Response:
+        return handler(request, session, form)
 
     return endpoint

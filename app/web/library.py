@@ -14,22 +14,31 @@ from starlette.datastructures import FormData
 from app.carnet_service import CarnetError, CarnetFull, CarnetService
 from app.dates import french_datetime
 from app.db import SessionDep
+from app.deps import Rosters
 from app.roster_service import RosterError, RosterService, StoredRosterInvalid, card
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
 from app.systems.base import AnySystem, Budget, Total
 from app.urls import public_base
-from app.web.deps import browser, drop_carnet, editable_or_none, join, my_lists, switch_to
+from app.web.deps import (
+    BrowserCarnet,
+    EditableRoster,
+    FormDep,
+    browser,
+    drop_carnet,
+    join,
+    my_lists,
+    switch_to,
+)
 from app.web.forms import count_bounds, field_errors, int_or_raw, with_form
 from app.web.qr import qr_svg
 from app.web.render import html_error, render
-from app.web.rosters import create_and_open, empty_document, redirect, services
+from app.web.rosters import create_and_open, empty_document, redirect, service_of
 
 # A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
 FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
 
-NOT_HERE = "Cette liste n'est pas dans ce navigateur."
 STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
 BAD_NAME = "Nom refusé : 100 caractères au plus, sans caractère invalide."
 REVOKED = (
@@ -149,7 +158,7 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         if held.revoked and held.carnet is None:
             drop_carnet(request)  # the next visit starts afresh
             return no_store(html_error(request, 403, REVOKED))
-        roster_service = services(request, session)
+        roster_service = service_of(request, session)
         items = [library_item(roster_service, r) for r in my_lists(request, session)]
         context: dict[str, Any] = {
             "items": items,
@@ -183,13 +192,15 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             response.delete_cookie(FLASH, path="/listes")
         return response
 
-    def rename(request: Request, session: Session, form: FormData) -> Response:
-        roster_id = str(request.path_params["roster_id"])
-        roster = editable_or_none(request, session, roster_id)
-        if roster is None:
-            return html_error(request, 403, NOT_HERE)
+    @router.post("/listes/{roster_id}/renommer")
+    def rename(
+        roster: EditableRoster,
+        request: Request,
+        session: SessionDep,
+        form: FormDep,
+        roster_service: Rosters,
+    ) -> Response:
         name = str(form.get("name") or "").strip()
-        roster_service = services(request, session)
         try:
             roster_service.document(roster)
             roster_service.edit(roster, lambda document: {**document, "name": name})
@@ -203,14 +214,10 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}"
         )
 
-    router.add_api_route("/listes/{roster_id}/renommer", with_form(rename), methods=["POST"])
-
     @router.post("/listes/{roster_id}/dupliquer")
-    def duplicate(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = editable_or_none(request, session, roster_id)
-        if roster is None:
-            return html_error(request, 403, NOT_HERE)
-        roster_service = services(request, session)
+    def duplicate(
+        roster: EditableRoster, request: Request, session: SessionDep, roster_service: Rosters
+    ) -> Response:
         document = dict(roster.document)
         document["name"] = f"{roster.name or UNNAMED} (copie)"[:100]
         try:
@@ -225,28 +232,27 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             return refusal(request, session, "La copie n'a pas pu être enregistrée.", 422)
         return back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
 
-    def delete(request: Request, session: Session, form: FormData) -> Response:
+    @router.post("/listes/{roster_id}/supprimer")
+    def delete(
+        roster: EditableRoster,
+        request: Request,
+        session: SessionDep,
+        form: FormDep,
+        roster_service: Rosters,
+    ) -> Response:
         """Asks first (a page of its own, no script needed); deletes once confirmed."""
-        roster_id = str(request.path_params["roster_id"])
-        roster = editable_or_none(request, session, roster_id)
-        if roster is None:
-            return html_error(request, 403, NOT_HERE)
-        roster_service = services(request, session)
         if form.get("confirm") != "oui":
             return library(request, session, confirm=library_item(roster_service, roster))
         name = roster.name or UNNAMED
         roster_service.delete(roster)
         return back(request, "ok", f"Liste supprimée : « {name} ».")
 
-    router.add_api_route("/listes/{roster_id}/supprimer", with_form(delete), methods=["POST"])
-
     # --- the carnet on another device --------------------------------------------------------
 
     @router.post("/listes/carnet/cle")
-    def rotate(request: Request, session: SessionDep) -> Response:
+    def rotate(request: Request, carnet: BrowserCarnet, session: SessionDep) -> Response:
         """A new key: the old link (and every browser still holding the old key) opens
         nothing any more; this browser keeps the carnet with the new key."""
-        carnet = browser(request, session).carnet
         if carnet is None:
             return html_error(request, 403, "Ce navigateur n'a pas de carnet.")
         key = CarnetService(session).rotate(carnet)

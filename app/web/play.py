@@ -12,14 +12,15 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.db import SessionDep
+from app.deps import Rosters
 from app.http_cache import immutable_headers, not_modified
 from app.roster_service import StoredRosterInvalid, snapshot
 from app.store import rosters as store
 from app.systems.dcsystem.odds import SUCCESS_LABELS, at_least_one_wound
 from app.systems.necrowarzone.shooting import read_roll
 from app.systems.sheet import Sheet, SheetData, SheetEntry, build_sheet
+from app.web.deps import EditableRoster
 from app.web.render import html_error, render
-from app.web.rosters import editable, services
 
 MISSING = "Ce lien de partage n'existe pas."
 # The modifier totals a Necromunda–Warzone sheet shows for each CT of the gang (L41-49).
@@ -139,16 +140,11 @@ def router() -> APIRouter:
         return render(request, "share/game.html", context, headers=headers)
 
     @router.get("/r/{roster_id}/partie")
-    def roster_game(roster_id: str, request: Request, session: SessionDep) -> Response:
+    def roster_game(roster: EditableRoster, request: Request, rosters: Rosters) -> Response:
         """The mode partie of a list its owner opens (the editor's access)."""
-        roster = editable(request, session, roster_id)
-        if roster is None:
-            return html_error(
-                request, 403, "Cette liste est privée : ouvrez-la avec son lien de modification."
-            )
         system = request.app.state.systems[roster.system]
         try:
-            parsed = services(request, session).document(roster)
+            parsed = rosters.document(roster)
         except StoredRosterInvalid:
             return html_error(request, 422, "Cette liste doit être corrigée avant de la jouer.")
         frozen = snapshot(system, parsed)

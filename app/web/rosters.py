@@ -7,24 +7,27 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
+from sqlalchemy.orm import object_session
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
+from app.carnet_service import CarnetService
+from app.dates import french_date
 from app.db import SessionDep
+from app.deps import Rosters
+from app.refusals import page_text
 from app.roster_service import (
     RosterError,
     RosterService,
     StaleVersion,
     StoredRosterInvalid,
     TooLarge,
-    UnstorableText,
     check,
 )
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.web.deps import editable_or_none, join
+from app.web.deps import ChosenRoster, EditableRoster, FormDep, join, writing_carnet
 from app.web.editor_form import (
     SystemForms,
     document_from_form,
@@ -34,6 +37,13 @@ from app.web.editor_form import (
 )
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
 from app.web.render import html_error, is_htmx, render
+
+
+def roster_session(roster: Roster) -> Session:
+    """The session a loaded roster belongs to (the editor reads its last share with it)."""
+    session = object_session(roster)
+    assert isinstance(session, Session)
+    return session
 
 
 def redirect(request: Request, url: str) -> Response:
@@ -48,7 +58,8 @@ def empty_document(system: AnySystem) -> dict[str, Any]:
     return empty
 
 
-def services(request: Request, session: Session) -> RosterService:
+def service_of(request: Request, session: Session) -> RosterService:
+    """The roster service for code below the routes (routes get `Rosters`)."""
     return RosterService(session, request.app.state.systems)
 
 
@@ -97,18 +108,9 @@ def differences(system: AnySystem, mine: dict[str, Any], theirs: dict[str, Any])
 
 
 def refused(request: Request, error: RosterError) -> Response:
-    """A roster service refusal as a page for people."""
-    if isinstance(error, TooLarge):
-        return html_error(
-            request, 413, "Cette liste est trop lourde pour être enregistrée : retirez des entrées."
-        )
-    if isinstance(error, UnstorableText):
-        return html_error(request, 422, "Un texte contient un caractère invalide.")
-    if isinstance(error, StaleVersion):
-        return html_error(
-            request, 409, "La liste a été modifiée ailleurs pendant l'ajout : réessayez."
-        )
-    return html_error(request, 403, "Cette liste est privée.")
+    """A roster service refusal as a page for people (app/refusals.py's table)."""
+    status, text = page_text(error)
+    return html_error(request, status, text)
 
 
 def create_and_open(
@@ -121,38 +123,44 @@ def create_and_open(
         return html_error(
             request, 422, "Cette liste ne correspond plus au catalogue : elle n'a pas été créée."
         )
-    try:
-        roster, _token = services(request, session).create(parsed)
-    except RosterError as error:
-        return refused(request, error)
+    CarnetService(session).check_room(writing_carnet(request, session))  # before storing
+    roster, _token = service_of(request, session).create(parsed)  # refusals: app/refusals.py
     join(request, session, roster.id)
     return redirect(request, f"/r/{roster.id}")
 
 
-def editable(request: Request, session: Session, roster_id: str) -> Roster | None:
-    """The roster, when this browser's carnet holds it."""
-    return editable_or_none(request, session, roster_id)
-
-
 def add_entry_to_roster(
-    request: Request, session: Session, system: AnySystem, form: FormData, entry: dict[str, Any]
+    request: Request,
+    session: Session,
+    system: AnySystem,
+    form: FormData,
+    entry: dict[str, Any],
+    chosen: Roster | None,
 ) -> Response:
-    """ "Add to a list" from the catalogue or the creator: to a list of mine, or a new one."""
+    """ "Add to a list" from the catalogue or the creator: to the list chosen (this
+    browser's: `ChosenRoster`), or a new one."""
     count = int_or_raw(form.get("count"))
     if isinstance(count, int) and 1 <= count <= 100:
         entry = {**entry, "count": count}
     entry.setdefault("count", 1)
-    roster = editable(request, session, str(form.get("roster") or ""))
-    if roster is None or roster.system != system.id:
+    if chosen is None or chosen.system != system.id:
         document = empty_document(system)
         document["entries"].append(entry)
         return create_and_open(request, session, system, document)
     try:
-        services(request, session).append_entry(roster, entry)
+        service_of(request, session).append_entry(chosen, entry)
     except ValidationError:
         return html_error(request, 422, "Ce combattant n'existe pas dans le catalogue.")
-    except RosterError as error:
-        return refused(request, error)
+    return added_to(request, system, form, chosen)
+
+
+def added_to(request: Request, system: AnySystem, form: FormData, roster: Roster) -> Response:
+    """After an add to a list: back to the catalogue or the creator it came from, which
+    says « Ajouté à « X » » and keeps adding to that list (`retour`: those pages only), or
+    to the list's editor."""
+    back = str(form.get("retour") or "")
+    if back in (f"/{system.id}/catalogue", f"/{system.id}/createur"):
+        return redirect(request, f"{back}?liste={roster.id}&ajoute=1")
     return redirect(request, f"/r/{roster.id}")
 
 
@@ -178,6 +186,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         result = summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
+        last_share = service_of(request, roster_session(roster)).shared(roster)
         entries = document.get("entries", [])
         context = {
             "system": system,
@@ -203,17 +212,16 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             # one, so that no later change overwrites the other tab's without being asked.
             "base_version": base_version if base_version is not None else roster.version,
             "pages": forms[system.id],
+            "shared": None
+            if last_share is None
+            else {
+                "code": last_share[0].code,
+                "date": french_date(last_share[0].created_at),
+                "current": last_share[1],
+            },
             **forms[system.id].context(),
         }
         return render(request, "roster/editor.html", context, block="editor", status=status)
-
-    def locked(request: Request) -> Response:
-        return html_error(
-            request,
-            403,
-            "Cette liste est privée : ouvrez-la avec son lien de modification, "
-            "ou partagez-la pour la montrer.",
-        )
 
     def create_from_form(request: Request, session: Session, form: FormData) -> Response:
         system = systems.get(str(form.get("system")))
@@ -227,26 +235,25 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             return create_and_open(request, session, system, dict(example.document))
         return create_and_open(request, session, system, empty_document(system))
 
-    def add_from_form(request: Request, session: Session, form: FormData) -> Response:
+    # Forms are read on the event loop, the database and the engine work in a thread.
+    router.add_api_route("/listes", with_form(create_from_form), methods=["POST"])
+
+    @router.post("/listes/ajouter")
+    def add_from_form(
+        request: Request, session: SessionDep, form: FormDep, chosen: ChosenRoster
+    ) -> Response:
         system = systems.get(str(form.get("system")))
         if system is None:
             return html_error(request, 422, UNKNOWN_SYSTEM)
         unit = forms[system.id].new_entry(_renamed(form, {"unit": "add-unit"}))
         if unit is None:
             return html_error(request, 422, "Aucun profil choisi.")
-        return add_entry_to_roster(request, session, system, form, unit)
-
-    # Forms are read on the event loop, the database and the engine work in a thread.
-    router.add_api_route("/listes", with_form(create_from_form), methods=["POST"])
-    router.add_api_route("/listes/ajouter", with_form(add_from_form), methods=["POST"])
+        return add_entry_to_roster(request, session, system, form, unit, chosen)
 
     @router.get("/r/{roster_id}")
-    def open_roster(roster_id: str, request: Request, session: SessionDep) -> Response:
-        roster = editable(request, session, roster_id)
-        if roster is None:
-            return locked(request)
+    def open_roster(roster: EditableRoster, request: Request, rosters: Rosters) -> Response:
         try:
-            parsed = services(request, session).document(roster)
+            parsed = rosters.document(roster)
         except StoredRosterInvalid as invalid:
             return editor(
                 request,
@@ -258,26 +265,22 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         return editor(request, roster, roster.document, parsed=parsed)
 
     @router.get("/r/{roster_id}/modifier")
-    def claim(roster_id: str, t: str, request: Request, session: SessionDep) -> Response:
+    def claim(
+        roster_id: str, t: str, request: Request, session: SessionDep, rosters: Rosters
+    ) -> Response:
         """The edit link: the list joins this browser's carnet, then the token leaves the
         URL (the carnet's cookie opens the list from now on)."""
         try:
-            roster = services(request, session).authorize(roster_id, t[:200])
+            roster = rosters.authorize(roster_id, t[:200])
             join(request, session, roster.id)
         except RosterError:
             return html_error(request, 403, "Ce lien de modification n'est pas valable.")
         return RedirectResponse(f"/r/{roster.id}", status_code=303)
 
     @router.post("/r/{roster_id}")
-    async def save(roster_id: str, request: Request, session: SessionDep) -> Response:
-        form = await request.form()
-        # The engine and the database are synchronous: off the event loop.
-        return await run_in_threadpool(save_form, roster_id, request, session, form)
-
-    def save_form(roster_id: str, request: Request, session: Session, form: FormData) -> Response:
-        roster = editable(request, session, roster_id)
-        if roster is None:
-            return locked(request)
+    def save(roster: EditableRoster, request: Request, form: FormDep, rosters: Rosters) -> Response:
+        """One save of the editor's form (a plain `def`: the engine and the database work in
+        the thread pool)."""
         system = systems[roster.system]
         document, removed = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
@@ -298,7 +301,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         expected = int_or_raw(form.get("version"))
         if form.get("action") == "overwrite":  # « Enregistrer ma version par-dessus »
             expected = int_or_raw(form.get("overwrite-version"))
-        service = services(request, session)
+        service = rosters
         try:
             # A version that is no stored version (text, 2**63...) is simply stale.
             known = isinstance(expected, int) and 0 < expected < 2**31
@@ -321,10 +324,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 base_version=based,
             )
         if form.get("action") == "share":
-            try:
-                shared, _created = service.share(roster, parsed)
-            except RosterError as error:
-                return refused(request, error)
+            shared, _created = service.share(roster, parsed)
             return redirect(request, f"/s/{shared.code}")
         message = None
         if removed is not None:

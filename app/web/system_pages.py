@@ -19,18 +19,27 @@ from typing import Any, ClassVar, Generic, TypeVar
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.roster_service import RosterError
 from app.store.models import Roster
 from app.systems.base import AnySystem
+from app.web.deps import ChosenRoster, FormDep, editable_or_none
+from app.web.editor_form import entry_label
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.rosters import add_entry_to_roster, editable, redirect, refused, services
+from app.web.rosters import add_entry_to_roster, redirect, service_of
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
+
+
+@dataclass
+class Target:
+    """The list a catalogue or a creator adds to, when the player came from its editor."""
+
+    roster: Roster
+    name: str
+    added: str = ""  # « Ajouté à « X » : 1 × Jaffa. » after an add
 
 
 @dataclass
@@ -166,7 +175,7 @@ class SystemPages(Generic[SystemT]):
         self, request: Request, session: Session, roster_id: Any, index: Any
     ) -> EditedEntry | None:
         """The row `?liste=&entree=` names, when this browser may edit that list."""
-        roster = editable(request, session, str(roster_id or ""))
+        roster = editable_or_none(request, session, str(roster_id or "")[:64])
         if roster is None or roster.system != self.system_id or not str(index).isdigit():
             return None
         entries = roster.document.get("entries", [])
@@ -174,6 +183,23 @@ class SystemPages(Generic[SystemT]):
         if position >= len(entries) or not isinstance(entries[position], dict):
             return None
         return EditedEntry(roster, position, entries[position])
+
+    def target_of(
+        self, request: Request, session: Session, roster_id: Any, added: bool = False
+    ) -> Target | None:
+        """The list `?liste=` names, when this browser holds it and it is of this system."""
+        if not roster_id:
+            return None
+        roster = editable_or_none(request, session, str(roster_id)[:64])
+        if roster is None or roster.system != self.system_id:
+            return None
+        target = Target(roster, roster.name or "Liste sans nom")
+        entries = roster.document.get("entries") or []
+        if added and entries and isinstance(entries[-1], dict):
+            last = entries[-1]
+            label = entry_label(self.system, roster.document, last)
+            target.added = f"Ajouté à « {target.name} » : {last.get('count', 1)} × {label}."
+        return target
 
     def errors_of(self, exc: ValidationError) -> dict[str, str]:
         """`exc` as the messages shown beside this system's fields (see `labels`)."""
@@ -193,10 +219,16 @@ class SystemPages(Generic[SystemT]):
 
     def _catalogue_route(self, router: APIRouter) -> None:
         @router.get("/catalogue")
-        def catalogue(request: Request, session: SessionDep) -> Response:
+        def catalogue(
+            request: Request,
+            session: SessionDep,
+            liste: str | None = None,
+            ajoute: str | None = None,
+        ) -> Response:
             context = {
                 "system": self.system,
                 "my_rosters": roster_choices(request, session, self.system_id),
+                "target": self.target_of(request, session, liste, added=ajoute is not None),
                 **self.context(),
             }
             return render(request, f"systems/{self.system_id}/catalogue.html", context)
@@ -208,9 +240,11 @@ class SystemPages(Generic[SystemT]):
             session: SessionDep,
             liste: str | None = None,
             entree: str | None = None,
+            ajoute: str | None = None,
         ) -> Response:
-            if liste is None and entree is None:
-                return self.creator_page(request, session, self.default_unit())
+            if entree is None:
+                target = self.target_of(request, session, liste, added=ajoute is not None)
+                return self.creator_page(request, session, self.default_unit(), target=target)
             edited = self.edited_entry(request, session, liste, entree)
             values = self.reopened(edited.entry) if edited is not None else None
             if edited is None or values is None:
@@ -218,22 +252,26 @@ class SystemPages(Generic[SystemT]):
             return self.creator_page(request, session, values, edited=edited)
 
         @router.post("/createur")
-        async def creator_preview(request: Request, session: SessionDep) -> Response:
-            form = await request.form()
-            return await run_in_threadpool(self.preview, request, session, form)
+        def creator_preview(request: Request, session: SessionDep, form: FormDep) -> Response:
+            return self.preview(request, session, form)
 
         @router.post("/createur/ajouter")
-        async def creator_add(request: Request, session: SessionDep) -> Response:
-            form = await request.form()
-            return await run_in_threadpool(self.add_created, request, session, form)
+        def creator_add(
+            request: Request, session: SessionDep, form: FormDep, chosen: ChosenRoster
+        ) -> Response:
+            return self.add_created(request, session, form, chosen)
 
     def preview(self, request: Request, session: Session, form: FormData) -> Response:
         edited = None
         if form.get("entree") is not None:
             edited = self.edited_entry(request, session, form.get("liste"), form.get("entree"))
-        return self.creator_page(request, session, self.unit_from_form(form), edited=edited)
+        target = self.target_of(request, session, form.get("roster"))
+        values = self.unit_from_form(form)
+        return self.creator_page(request, session, values, edited=edited, target=target)
 
-    def add_created(self, request: Request, session: Session, form: FormData) -> Response:
+    def add_created(
+        self, request: Request, session: Session, form: FormData, chosen: Roster | None
+    ) -> Response:
         """The creator's unit added to a list, or saved over the row it was opened from
         (synchronous work: run off the event loop)."""
         edited = None
@@ -246,19 +284,23 @@ class SystemPages(Generic[SystemT]):
             unit = self.system.unit_model.model_validate(self.definition(values))
         except ValidationError as exc:
             return self.creator_page(
-                request, session, values, status=422, errors=self.errors_of(exc), edited=edited
+                request,
+                session,
+                values,
+                status=422,
+                errors=self.errors_of(exc),
+                edited=edited,
+                target=self.target_of(request, session, form.get("roster")),
             )
         entry = self.custom_entry(values, unit)
         if edited is None:
-            return add_entry_to_roster(request, session, self.system, form, entry)
+            return add_entry_to_roster(request, session, self.system, form, entry, chosen)
         kept = {k: v for k, v in edited.entry.items() if k not in self.creator_keys}
         replaced = {**kept, **{k: v for k, v in entry.items() if v is not None}}
         try:
-            services(request, session).replace_entry(edited.roster, edited.index, replaced)
+            service_of(request, session).replace_entry(edited.roster, edited.index, replaced)
         except (ValidationError, IndexError):
             return html_error(request, 422, "Cette entrée ne tient plus dans la liste.")
-        except RosterError as error:
-            return refused(request, error)
         return redirect(request, f"/r/{edited.roster.id}#entry-{edited.index}")
 
     def _score_route(self, router: APIRouter) -> None:
@@ -291,6 +333,7 @@ class SystemPages(Generic[SystemT]):
         status: int = 200,
         errors: dict[str, str] | None = None,
         edited: EditedEntry | None = None,
+        target: Target | None = None,
     ) -> Response:
         """The creator with the unit's live cost, or with what is wrong next to the controls."""
         errors = dict(errors or {})
@@ -309,6 +352,7 @@ class SystemPages(Generic[SystemT]):
             "errors": errors,
             "my_rosters": roster_choices(request, session, self.system_id),
             "editing": edited,
+            "target": target,
             **self.context(),
         }
         template = f"systems/{self.system_id}/creator.html"

@@ -61,6 +61,7 @@ def test_get_carnet_lists_rosters_most_recent_first(client: TestClient) -> None:
     item = listed["rosters"][0]
     assert set(item) == {"id", "name", "system", "version", "updated_at"}
     assert (item["name"], item["system"], item["version"]) == ("Première", "dcsystem", 2)
+    assert item["updated_at"].endswith(("+00:00", "Z"))  # UTC, on SQLite too
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,11 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
         page.goto(f"{share}/feuille")
         check(f"{system} feuille")
     page.goto("/listes")
-    check("/listes (pleine)")
+    page.locator("#carnet summary").click()
+    check("/listes (pleine, lien du carnet ouvert)")
+    other = page.request.post("/api/v1/carnets").json()["url"]
+    page.goto(other)
+    check("/carnet (réunir ou changer)")
     assert found == {}, "\n".join(f"{name}: {v}" for name, v in found.items())
 
 

@@ -201,7 +201,7 @@ def test_delete_asks_first_then_deletes_and_forgets(browser: TestClient, session
     page = browser.get("/listes").text
     assert f"Liste supprimée : « {name} »." in text(page)
     assert f"roster-{roster_id}" not in page and "Aucune liste" in page
-    assert browser.get(f"/r/{roster_id}").status_code == 403
+    assert browser.get(f"/r/{roster_id}").status_code == 404  # « Cette liste n'existe pas. »
 
 
 def carnet_link(page: str) -> str:

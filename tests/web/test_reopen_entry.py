@@ -133,7 +133,7 @@ def test_a_catalogue_entry_and_a_foreign_list_do_not_reopen(browser: TestClient)
     editor = str(created.headers["location"])
     roster_id = editor.removeprefix("/r/")
     page = browser.get(editor).text
-    assert "createur?liste=" not in page  # the example's fighters are the catalogue's
+    assert "&amp;entree=" not in page  # the example's fighters are the catalogue's
     assert browser.get(f"/dcsystem/createur?liste={roster_id}&entree=0").status_code == 404
     add_custom(browser, "dcsystem", "Vala", roster_id)
     browser.cookies.clear()

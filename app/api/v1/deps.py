@@ -9,6 +9,7 @@ from fastapi import Depends, Header, Request
 
 from app.carnet_service import CarnetService
 from app.db import SessionDep
+from app.deps import Carnets, Rosters
 from app.roster_service import RosterService
 from app.store.models import Carnet, Roster
 
@@ -34,15 +35,7 @@ def _carnet(carnet_id: str, session: SessionDep, authorization: Authorization = 
     return CarnetService(session).open(carnet_id, bearer(authorization))
 
 
-def _rosters(request: Request, session: SessionDep) -> RosterService:
-    return RosterService(session, request.app.state.systems)
-
-
-def _carnets(session: SessionDep) -> CarnetService:
-    return CarnetService(session)
-
-
 EditableRoster = Annotated[Roster, Depends(_roster)]
 CarnetDep = Annotated[Carnet, Depends(_carnet)]
-Rosters = Annotated[RosterService, Depends(_rosters)]
-Carnets = Annotated[CarnetService, Depends(_carnets)]
+
+__all__ = ["CarnetDep", "Carnets", "EditableRoster", "Rosters", "bearer"]

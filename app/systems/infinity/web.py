@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.db import SessionDep
-from app.roster_service import RosterError
+from app.store.models import Roster
 from app.systems.infinity import InfinitySystem
 from app.systems.infinity.forms import (
     ava_value,
@@ -36,16 +36,10 @@ from app.systems.infinity.models import (
     PARAMEDICAL,
     InfinityCostRequest,
 )
+from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
-from app.web.rosters import (
-    create_and_open,
-    editable,
-    empty_document,
-    redirect,
-    refused,
-    services,
-)
+from app.web.rosters import added_to, create_and_open, empty_document, service_of
 from app.web.system_pages import SystemPages, by_id
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
@@ -213,8 +207,9 @@ class InfinityPages(SystemPages[InfinitySystem]):
             return Response(STYLESHEET, media_type="text/css", headers=IMMUTABLE)
 
         @router.post(f"/{self.system_id}/createur/ajouter")
-        async def creator_add(request: Request, session: SessionDep) -> Response:
-            form = await request.form()
+        def creator_add(
+            request: Request, session: SessionDep, form: FormDep, chosen: ChosenRoster
+        ) -> Response:
             values = self.unit_from_form(form)
             try:
                 request_body = InfinityCostRequest.model_validate(self.definition(values))
@@ -222,7 +217,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
                 return self.creator_page(
                     request, session, values, status=422, errors=self.errors_of(exc)
                 )
-            return self.add_trooper(request, session, form, request_body, values)
+            return self.add_trooper(request, session, form, request_body, values, chosen)
 
         router.include_router(super().router())
         return router
@@ -234,10 +229,10 @@ class InfinityPages(SystemPages[InfinitySystem]):
         form: FormData,
         body: InfinityCostRequest,
         values: dict[str, Any],
+        roster: Roster | None,
     ) -> Response:
         count = int_or_raw(form.get("count"))
         group = values["group"] if isinstance(values["group"], int) else 1
-        roster = editable(request, session, str(form.get("roster") or ""))
         if roster is None or roster.system != self.system_id:
             document = with_trooper(
                 empty_document(self.system), body, self.catalogue_ids(), count, group
@@ -245,14 +240,12 @@ class InfinityPages(SystemPages[InfinitySystem]):
             return create_and_open(request, session, self.system, document)
         ids = self.catalogue_ids()
         try:
-            services(request, session).edit(
+            service_of(request, session).edit(
                 roster, lambda document: with_trooper(document, body, ids, count, group)
             )
         except ValidationError:
             return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
-        except RosterError as error:
-            return refused(request, error)
-        return redirect(request, f"/r/{roster.id}")
+        return added_to(request, self.system, form, roster)
 
     def catalogue_ids(self) -> set[str]:
         return set(self.context()["units"])

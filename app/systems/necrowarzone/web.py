@@ -14,6 +14,7 @@ from app.db import SessionDep
 from app.systems.necrowarzone import NecrowarzoneSystem
 from app.systems.necrowarzone.models import CHARACTERISTICS
 from app.systems.necrowarzone.shooting import NecrowarzoneShotRequest, read_roll
+from app.web.deps import FormDep
 from app.web.forms import form_text, int_or_raw, roster_choices
 from app.web.render import render
 from app.web.system_pages import SystemPages, by_id
@@ -154,9 +155,9 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
         router = super().router()
 
         @router.post("/tir")
-        async def shooting(request: Request, session: SessionDep) -> Response:
-            """The score a shot needs (L38-49), on the catalogue page."""
-            form = await request.form()
+        def shooting(request: Request, session: SessionDep, form: FormDep) -> Response:
+            """The score a shot needs (L38-49), on the catalogue page (a plain `def`: the
+            browser's lists are read in the thread pool)."""
             values = self.shot_from_form(form)
             context: dict[str, Any] = {
                 "system": self.system,
