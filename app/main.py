@@ -2,7 +2,7 @@
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import Engine
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -22,6 +22,10 @@ from app.systems.spec import SystemSpec
 from app.web import pages
 from app.web.assets import HashedStaticFiles
 from app.web.render import html_error, templates
+
+# The installable web app (issue 18): read once; a deploy restarts the processes.
+SERVICE_WORKER = (ROOT / "static" / "sw.js").read_bytes()
+MANIFEST = (ROOT / "static" / "manifest.webmanifest").read_bytes()
 
 
 def accessible_docs(page: str) -> str:
@@ -88,6 +92,21 @@ def create_app(
             swagger_favicon_url="/static/favicon.svg",
         )
         return HTMLResponse(accessible_docs(bytes(page.body).decode()))
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """The service worker from the root, so that its scope is the whole site."""
+        return Response(
+            SERVICE_WORKER,
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        return Response(
+            MANIFEST, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"}
+        )
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:

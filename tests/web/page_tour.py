@@ -68,8 +68,13 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} liste", editor)
         get(f"{system} partage", code)
         get(f"{system} feuille", f"{code}/feuille")
+        get(f"{system} feuille compacte", f"{code}/feuille?compacte=1")
+        get(f"{system} partie", f"{code}/partie")
+        get(f"{system} partie (liste)", f"{editor}/partie")
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    get("dcsystem chances", "/dcsystem/chances")
+    get("dcsystem chances (erreur)", "/dcsystem/chances?rouges=abc&blancs=99", 422)
     score = client.post("/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"})
     found.append(Page("dcsystem score (erreur)", "", score.text))
     return found
