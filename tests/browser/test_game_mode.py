@@ -103,6 +103,8 @@ def test_the_keyboard_plays_and_necromunda_warns_of_a_rout(page: Page) -> None:
     page.keyboard.press("Space")
     expect(page.locator("#rout-count")).to_have_text("2")
     expect(page.locator("#rout-alert")).to_be_visible()
+    # The to-hit odds per CT and modifiers (L38-49) are on the phone too.
+    expect(page.locator("#ref-to-hit")).to_contain_text("4+ (1/2)")
 
 
 def test_a_list_has_its_mode_partie_too(page: Page) -> None:
