@@ -16,7 +16,13 @@ from app.deps import Rosters
 from app.http_cache import immutable_headers, not_modified
 from app.roster_service import StoredRosterInvalid, snapshot
 from app.store import rosters as store
-from app.systems.dcsystem.odds import SUCCESS_LABELS, at_least_one_wound
+from app.systems.dcsystem.odds import (
+    MAX_DICE,
+    SUCCESS_LABELS,
+    at_least_one_wound,
+    successes,
+    wounds,
+)
 from app.systems.necrowarzone.shooting import read_roll
 from app.systems.sheet import Sheet, SheetData, SheetEntry, build_sheet
 from app.web.deps import EditableRoster
@@ -25,6 +31,7 @@ from app.web.render import html_error, render
 MISSING = "Ce lien de partage n'existe pas."
 # The modifier totals a Necromunda–Warzone sheet shows for each CT of the gang (L41-49).
 NECRO_MODIFIERS = (-3, -2, -1, 0, 1, 2)
+MAX_EACH = 15  # dice of one colour on the odds page (a level-3 fighter has a dozen at most)
 
 
 def fraction_text(value: Fraction) -> str:
@@ -81,9 +88,96 @@ def necro_to_hit_table(sheet: Sheet, scores: dict[int, int]) -> list[dict[str, A
     return rows
 
 
+# --- the mode partie: what each figure tracks, per system ------------------------------
+
+MAX_TRACKED = 12  # figures of one entry tracked one by one; beyond, the entry counts losses
+# Each system's states of a figure, the last ones taking it out of the game (with the lines
+# that name them).
+STATES: dict[str, list[tuple[str, bool]]] = {
+    # L78-80: a light wound, down, out of action.
+    "necrowarzone": [("Debout", False), ("Au tapis", False), ("Hors de combat", True)],
+    # L370-382: stunned, out of the fight, dead.
+    "bastos": [
+        ("En forme", False),
+        ("Sonné", False),
+        ("Hors de Combat", True),
+        ("Raide Mort", True),
+    ],
+    # L128-132 (Infinity): unconscious, dead.
+    "infinity": [("Normal", False), ("Inconscient", False), ("Mort", True)],
+}
+
+
+def _stat(entry: SheetEntry, column: str) -> int | None:
+    if entry.table and column in entry.table.columns:
+        value = entry.table.values[entry.table.columns.index(column)]
+        return int(value) if value.isdigit() else None
+    return None
+
+
+def _level(entry: SheetEntry) -> int:
+    for detail in entry.details:
+        if found := re.fullmatch(r"Niveau (\d)", detail):
+            return int(found.group(1))
+    return 0
+
+
+def counters_of(system: str, entry: SheetEntry) -> list[dict[str, Any]]:
+    """The counters of one figure: (id, label, max, whether reaching max takes it out)."""
+    if system == "dcsystem":
+        # L234: each PV lost takes a red die off; no red die left: out of the game.
+        red = _dice(entry, "dice-red")
+        return [{"id": "red", "label": "Dés rouges perdus", "max": red, "out": True}] if red else []
+    if system == "nolimits":
+        boxes = sum(len(row) for rows in entry.tracks for row in rows)
+        pv = boxes or _stat(entry, "PV") or 1
+        return [{"id": "pv", "label": "PV perdus", "max": pv, "out": True}]
+    if system == "necrowarzone":
+        pv = _stat(entry, "PV") or 1
+        return [
+            {"id": "pv", "label": "PV perdus", "max": pv, "out": False},
+            {"id": "lw", "label": "Blessures légères", "max": 9, "out": False},
+        ]
+    return []
+
+
+def game_entries(sheet: Sheet) -> list[dict[str, Any]]:
+    """Each entry's figures as the tracker shows them (one by one up to MAX_TRACKED)."""
+    entries = []
+    for entry in sheet.entries:
+        tracked = min(entry.count, MAX_TRACKED)
+        entries.append(
+            {
+                "entry": entry,
+                "figures": [
+                    f"{entry.key}-{n}" for n in range(tracked if entry.count <= MAX_TRACKED else 1)
+                ],
+                "grouped": entry.count > MAX_TRACKED,
+                "counters": counters_of(sheet.system, entry),
+                "states": STATES.get(sheet.system, []),
+                "level": _level(entry),
+            }
+        )
+    return entries
+
+
+def rout_threshold(sheet: Sheet) -> int | None:
+    """Necromunda–Warzone's losses for a rout test (L84), as the summary's totals say."""
+    for total in sheet.totals:
+        if total.label.startswith("pertes pour un test de déroute") and total.value.isdigit():
+            return int(total.value)
+    return None
+
+
 def play_context(request: Request, sheet: Sheet) -> dict[str, Any]:
     """What the sheet and the mode partie show beside the entries, per system."""
-    context: dict[str, Any] = {"sheet": sheet, "odds": [], "to_hit": []}
+    context: dict[str, Any] = {
+        "sheet": sheet,
+        "odds": [],
+        "to_hit": [],
+        "game": game_entries(sheet),
+        "rout": rout_threshold(sheet),
+    }
     if sheet.system == "dcsystem":
         context["odds"] = dcsystem_odds_table(sheet)
         context["odds_labels"] = list(SUCCESS_LABELS.values())
@@ -157,5 +251,58 @@ def router() -> APIRouter:
         response = render(request, "share/game.html", context)
         response.headers["Cache-Control"] = "private, no-cache"
         return response
+
+    @router.get("/dcsystem/chances")
+    def dcsystem_chances(
+        request: Request,
+        rouges: str = "3",
+        bleus: str = "0",
+        blancs: str = "2",
+        reussite: str = "5+",
+    ) -> Response:
+        """Odds of a DCSystem pool: k successes and the PV they take off, exact."""
+        form = {
+            "rouges": rouges[:8],
+            "bleus": bleus[:8],
+            "blancs": blancs[:8],
+            "reussite": reussite,
+        }
+        errors: dict[str, str] = {}
+        counts: dict[str, int] = {}
+        for field in ("rouges", "bleus", "blancs"):
+            value = form[field].strip()
+            if not value.isdigit() or int(value) > MAX_EACH:
+                errors[field] = f"« {value} » : un nombre de dés de 0 à {MAX_EACH}."
+            else:
+                counts[field] = int(value)
+        if reussite not in SUCCESS_LABELS:
+            errors["reussite"] = "Choisissez 5+, 6 ou 6 puis 4+."
+        dice = sum(counts.values())
+        if not errors and not 1 <= dice <= MAX_DICE:
+            errors["rouges"] = f"Lancez de 1 à {MAX_DICE} dés en tout."
+        result = None
+        if not errors:
+            on: Any = reussite
+            chance = at_least_one_wound(dice, on)
+            result = {
+                "dice": dice,
+                "label": SUCCESS_LABELS[reussite],
+                "at_least_one": fraction_text(chance),
+                "at_least_one_pct": percent(chance),
+                "successes": [
+                    (k, fraction_text(p), percent(p)) for k, p in successes(dice, on).items()
+                ],
+                "wounds": [(w, fraction_text(p), percent(p)) for w, p in wounds(dice, on).items()],
+            }
+        context = {
+            "form": form,
+            "errors": errors,
+            "result": result,
+            "max_each": MAX_EACH,
+            "success_choices": list(SUCCESS_LABELS.items()),
+        }
+        return render(
+            request, "systems/dcsystem/chances.html", context, status=422 if errors else 200
+        )
 
     return router

@@ -53,7 +53,7 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
 
     # /api/docs is Swagger UI's own page (vendored, English, its markup its authors'): it is
     # left out.
-    for path in ("/", "/listes", "/nulle-part"):
+    for path in ("/", "/listes", "/nulle-part", "/dcsystem/chances", "/dcsystem/chances?rouges=x"):
         page.goto(path)
         check(path)
     for system in SYSTEMS:
@@ -84,6 +84,10 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
         check(f"{system} partage")
         page.goto(f"{share}/feuille")
         check(f"{system} feuille")
+        page.goto(f"{share}/feuille?compacte=1")
+        check(f"{system} feuille compacte")
+        page.goto(f"{share}/partie")
+        check(f"{system} partie")
     page.goto("/listes")
     page.locator("#carnet summary").click()
     check("/listes (pleine, lien du carnet ouvert)")

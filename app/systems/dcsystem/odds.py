@@ -12,7 +12,9 @@ from fractions import Fraction
 from math import comb
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from app.systems.inputs import INPUT, integer
 
 SuccessOn = Literal["5+", "6", "6_then_4+"]
 MAX_DICE = 30  # a level-3 fighter has at most a dozen dice; bounded where it enters
@@ -53,9 +55,11 @@ def at_least_one_wound(dice: int, success_on: SuccessOn) -> Fraction:
 class DcsystemOddsRequest(BaseModel):
     """api-v1 « Odds »: a pool of D6 and what a die needs."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = INPUT
 
-    dice: int = Field(ge=1, le=MAX_DICE, description="Dice rolled (red, blue, white or yellow).")
+    dice: integer(1, MAX_DICE) = Field(  # type: ignore[valid-type]
+        description="Dice rolled, whatever their colour (red, blue, white or yellow)."
+    )
     success_on: SuccessOn = Field(
         "5+",
         description="5+ (L228); 6 at long range or in cover (L238, L245); 6 then 4+ at long "
@@ -69,7 +73,11 @@ class DcsystemOddsResponse(BaseModel):
 
 
 def dcsystem_odds(request: DcsystemOddsRequest) -> DcsystemOddsResponse:
-    """Exact fractions of k successes and of the wounds they inflict."""
+    """DCSystem: exact odds of a pool of dice
+
+    The chance of k successes among `dice` D6, each a success on 5+ (L228), on 6 alone at
+    long range or in cover (L238, L245) or on a 6 then 4+ (L238), and of the PV they take
+    off by C.3 (L229-233: 2 successes → 1 PV, 3 → 2, ...). Exact fractions in lowest terms."""
     return DcsystemOddsResponse(
         successes={str(k): str(v) for k, v in successes(request.dice, request.success_on).items()},
         wounds={str(w): str(v) for w, v in wounds(request.dice, request.success_on).items()},

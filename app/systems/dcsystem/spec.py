@@ -1,7 +1,8 @@
-"""DCSystem as Caserne serves it: the engine and its pages (no API extension)."""
+"""DCSystem as Caserne serves it: the engine, its pages, and its odds route."""
 
 from app.systems.dcsystem import build
+from app.systems.dcsystem.api import dcsystem_router
 from app.systems.dcsystem.web import DcsystemPages
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="dcsystem", build=build, pages=DcsystemPages)
+SPEC = SystemSpec(id="dcsystem", build=build, pages=DcsystemPages, api=dcsystem_router)
