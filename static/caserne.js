@@ -192,9 +192,10 @@ window.addEventListener("pageshow", () => {
   document.querySelectorAll(ADDS).forEach((form) => { delete form.dataset.sent; });
   document.querySelectorAll("[data-adding]").forEach((elt) => { delete elt.dataset.adding; });
 });
-// htmx adds (the creators' « Ajouter à la liste »): a click while one is on its way, or once
-// it went through and the page is leaving, is stopped before htmx sees it.
-const HTMX_ADDS = "button[hx-post$='/ajouter']";
+// htmx adds (the creators' « Ajouter à la liste », the editor's « Ajouter »): a click while
+// one is on its way, or once it went through and the page is leaving, is stopped before
+// htmx sees it.
+const HTMX_ADDS = "button[hx-post$='/ajouter'], #editor button[name=action][value=add]";
 document.addEventListener("click", (event) => {
   const button = event.target.closest ? event.target.closest(HTMX_ADDS) : null;
   if (!button) return;
@@ -209,6 +210,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
   // An add that went through leaves the page (HX-Redirect): no second one meanwhile.
   const xhr = event.detail.xhr;
   if (xhr && xhr.getResponseHeader("HX-Redirect")) return;
-  const button = event.detail.elt.closest ? event.detail.elt.closest(HTMX_ADDS) : null;
-  if (button) delete button.dataset.adding;
+  const elt = event.detail.elt;
+  const flagged = elt.matches && elt.matches("[data-adding]") ? [elt] : [];
+  if (elt.querySelectorAll) flagged.push(...elt.querySelectorAll("[data-adding]"));
+  flagged.forEach((button) => { delete button.dataset.adding; });
 });

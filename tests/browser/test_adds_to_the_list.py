@@ -112,3 +112,23 @@ def test_the_share_page_offers_its_public_link_and_the_owner_modifier(
     reader.goto(share_url)
     expect(reader.locator("#public-link")).to_have_value(share_url)
     expect(reader.locator("#edit-roster")).to_have_count(0)
+
+
+def test_a_double_click_on_the_editors_add_adds_once(
+    new_context: Callable[..., BrowserContext],
+) -> None:
+    page = new_context().new_page()
+    page.goto("/listes/nouvelle?system=dcsystem")
+    page.locator("#new-name").fill("Double clic")
+    page.locator("#new-name").press("Enter")
+    page.wait_for_url(re.compile(r"/r/\w+$"))
+    page.locator("#add-unit").select_option(index=1)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.locator("#add").dblclick()
+    expect(page.locator("#editor input[name^=entry-][name$=-ref]")).to_have_count(1)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert entries(page) == 1 and len(posts) == 1, posts
+    page.reload()
+    assert entries(page) == 1
