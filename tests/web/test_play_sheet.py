@@ -87,3 +87,22 @@ def test_each_entry_names_its_rules_with_their_text(client: TestClient) -> None:
     glossary = compact.split('<dl class="sheet-rules glossary">')[1].split("</dl>")[0]
     assert re.findall(r"<dt>(.*?)</dt>", glossary) == ["Baïonnette", "Mv", "Ar"]
     assert "règle non reproduite dans le texte" in glossary
+
+
+def test_the_mode_partie_of_a_share_is_public_and_of_a_list_private(client: TestClient) -> None:
+    code = shared_examples(client, "bastos")[0]
+    game = client.get(f"/s/{code}/partie")
+    assert game.status_code == 200
+    assert game.headers["cache-control"].startswith("public")
+    assert (
+        client.get(f"/s/{code}/partie", headers={"If-None-Match": game.headers["etag"]}).status_code
+        == 304
+    )
+    assert client.get("/s/inconnu/partie").status_code == 404
+    created = client.post("/api/v1/rosters", json={"system": "bastos", "name": "B", "entries": []})
+    roster_id = created.json()["id"]
+    assert client.get(f"/r/{roster_id}/partie").status_code == 403  # no edit cookie
+    client.get(f"/r/{roster_id}/modifier", params={"t": created.json()["edit_token"]})
+    own = client.get(f"/r/{roster_id}/partie")
+    assert own.status_code == 200
+    assert own.headers["cache-control"] == "private, no-store"
