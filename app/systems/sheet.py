@@ -171,6 +171,7 @@ def _parts(line: SummaryLine) -> set[str]:
     """The names an entry shows: each comma-separated part of its details, its badges."""
     parts = {_fold(badge.text) for badge in line.badges}
     for detail in line.details:
+        parts.add(_fold(detail))  # a name holding a separator: « AD : Combat Jump »
         parts.update(_fold(part) for part in _SPLIT.split(detail) if part.strip())
     return parts
 

@@ -248,9 +248,9 @@ def router() -> APIRouter:
             "key": f"r:{roster.id}:{roster.version}",
             "back": f"/r/{roster.id}",
         }
-        response = render(request, "share/game.html", context)
-        response.headers["Cache-Control"] = "private, no-cache"
-        return response
+        # Private like the editor (app/security/headers.py: /r/... is private, no-store); the
+        # service worker keeps its own copy for offline use.
+        return render(request, "share/game.html", context)
 
     @router.get("/dcsystem/chances")
     def dcsystem_chances(

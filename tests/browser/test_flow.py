@@ -229,9 +229,10 @@ def test_create_fighter_build_list_share_and_duplicate(
     expect(copy).to_have_text("Copier le BBCode")
 
     # Every export link answers; the BBCode file is the textarea's text.
-    links = page.locator("section.export a:not(#play-sheet)")
+    links = page.locator("section.export a:not(#play-sheet):not(#game-mode)")
     expect(links).to_have_text(["BBCode", "Markdown", "texte", "JSON"])
     expect(page.locator("#play-sheet")).to_have_attribute("href", f"/s/{code}/feuille")
+    expect(page.locator("#game-mode")).to_have_attribute("href", f"/s/{code}/partie")
     hrefs = [links.nth(i).get_attribute("href") for i in range(4)]
     assert hrefs == [f"/s/{code}.{ext}" for ext in ("bbcode", "md", "txt", "json")]
     exports = {href: page.request.get(href) for href in hrefs if href}

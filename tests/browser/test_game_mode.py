@@ -44,6 +44,7 @@ def test_two_turns_then_a_reload_keep_the_game(page: Page, system: str) -> None:
     page.goto(f"{code}/partie")
     expect(page.locator("#turn")).to_have_text("1")
     assert run_axe(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Turn 1: a wound on the first figure, it is activated; Infinity spends 2 orders.
     wound(page, system, 0)
     page.locator("[data-activated]").first.check()

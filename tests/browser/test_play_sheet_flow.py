@@ -44,9 +44,7 @@ def test_the_play_sheet_fits_a_phone_and_passes_axe(
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
-        # landmark-unique is issue 18's (the sheet is being rebuilt): test_every_page.py
-        # checks it apart, as a strict xfail.
-        assert [v for v in run_axe(page) if v["id"] != "landmark-unique"] == []
+        assert run_axe(page) == []
     # Printed: a few cards per page, each whole (no card split over two pages).
     page.emulate_media(media="print")
     expect(page.locator("header.site")).to_be_hidden()

@@ -26,7 +26,9 @@ def test_renamed_entry_keeps_its_profile_everywhere(client: TestClient) -> None:
     page = client.get(f"/s/{code}").text
     assert '<strong>Sgt Bob</strong> <span class="profile-name">(Chef de groupe SG)</span>' in page
     sheet = client.get(f"/s/{code}/feuille").text
-    assert 'Sgt Bob <span class="profile-name">(Chef de groupe SG)</span></h2>' in sheet
+    card = '2 ×</span> Sgt Bob <span class="profile-name">(Chef de groupe SG)</span>'
+    assert card in sheet
+    assert card in client.get(f"/s/{code}/partie").text  # the mode partie's card too
     # An entry not renamed reads as before.
     assert "[b]1 × Jaffa[/b]" in client.get(f"/s/{code}.bbcode").text
     lines = client.get(f"/api/v1/shares/{code}").json()["summary"]["lines"]

@@ -73,3 +73,36 @@ def test_a_damage_track_detail_reads_as_rows_of_boxes() -> None:
 
 def test_an_unknown_share_has_no_sheet(client: TestClient) -> None:
     assert client.get("/s/inconnu/feuille").status_code == 404
+
+
+def test_each_entry_names_its_rules_with_their_text(client: TestClient) -> None:
+    """A rule named in an entry's details is printed on its card with its line."""
+    page = client.get(f"/s/{shared_examples(client, 'infinity')[0]}/feuille").text
+    # L20: the Sauteur de brume's « AD : Combat Jump » (a name holding « : »).
+    assert "<dt>AD : Combat Jump</dt>" in page
+    assert "Lors de la phase de déploiement, il n’est pas nécessaire" in page
+    compact = client.get(f"/s/{shared_examples(client, 'nolimits')[0]}/feuille?compacte=1").text
+    # The rules once at the end: L150 (named, not given), L259-260 (the Titan's damage
+    # track); L394 (Infaillible) is named by no entry of the example.
+    glossary = compact.split('<dl class="sheet-rules glossary">')[1].split("</dl>")[0]
+    assert re.findall(r"<dt>(.*?)</dt>", glossary) == ["Baïonnette", "Mv", "Ar"]
+    assert "règle non reproduite dans le texte" in glossary
+
+
+def test_the_mode_partie_of_a_share_is_public_and_of_a_list_private(client: TestClient) -> None:
+    code = shared_examples(client, "bastos")[0]
+    game = client.get(f"/s/{code}/partie")
+    assert game.status_code == 200
+    assert game.headers["cache-control"].startswith("public")
+    assert (
+        client.get(f"/s/{code}/partie", headers={"If-None-Match": game.headers["etag"]}).status_code
+        == 304
+    )
+    assert client.get("/s/inconnu/partie").status_code == 404
+    created = client.post("/api/v1/rosters", json={"system": "bastos", "name": "B", "entries": []})
+    roster_id = created.json()["id"]
+    assert client.get(f"/r/{roster_id}/partie").status_code == 403  # no edit cookie
+    client.get(f"/r/{roster_id}/modifier", params={"t": created.json()["edit_token"]})
+    own = client.get(f"/r/{roster_id}/partie")
+    assert own.status_code == 200
+    assert own.headers["cache-control"] == "private, no-store"
