@@ -66,7 +66,9 @@ def create_app(
     )
     app.add_middleware(CsrfGuard)
     install_template_globals(templates.env)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, max_query_bytes=settings.max_query_bytes
+    )
     app.add_middleware(
         CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
     )
