@@ -7,7 +7,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 
 from app import openapi, problems
-from app.api.v1 import api_routers
+from app.api.v1 import api_routers, heavy
 from app.catalogues import load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
@@ -50,6 +50,7 @@ def create_app(
     app.state.systems = systems
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
+    app.state.heavy_pool = heavy.pool(settings.heavy_processes)
     problems.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
     app.add_middleware(
