@@ -8,14 +8,46 @@ from alembic.config import Config
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from alembic import command
-from app.db import unreachable
+from app.db import shown_url, unreachable
 from app.settings import ROOT, get_settings
+
+
+class UnversionedDatabase(Exception):
+    """Caserne's tables are there but alembic_version is not: migrating would fail on
+    "table already exists", and guessing the revision could lose rows."""
+
+
+def unversioned(url: str) -> str:
+    return (
+        f"caserne: the database {shown_url(url)} holds Caserne's tables but no "
+        "alembic_version table (made without `caserne migrate`?): nothing was changed. "
+        "Back it up, then mark the revision its tables match with `alembic stamp "
+        "<revision>` (`alembic stamp head` if this version's models made them) and run "
+        "`caserne migrate` again."
+    )
+
+
+def check_versioned(url: str) -> None:
+    """UnversionedDatabase when the database has our tables without alembic_version."""
+    from sqlalchemy import inspect
+
+    from app.db import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            tables = set(inspect(connection).get_table_names())
+    finally:
+        engine.dispose()
+    if "alembic_version" not in tables and tables & {"rosters", "shares"}:
+        raise UnversionedDatabase(url)
 
 
 def migrate(url: str | None = None) -> None:
     config = Config(str(ROOT / "alembic.ini"))
     if url is not None:
         config.attributes["url"] = url
+    check_versioned(url or get_settings().database_url)
     command.upgrade(config, "head")
 
 
@@ -34,6 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     except (DBAPIError, ArgumentError, NoSuchModuleError) as error:
         # A missing database or a server down is one clear line, not a traceback.
         print(unreachable(get_settings().database_url, error), file=sys.stderr)
+        raise SystemExit(1) from None
+    except UnversionedDatabase:
+        print(unversioned(get_settings().database_url), file=sys.stderr)
         raise SystemExit(1) from None
     if args.command == "serve":
         import uvicorn

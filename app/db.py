@@ -37,12 +37,17 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
 
 
+def shown_url(url: str) -> str:
+    """A database URL as it may be printed: without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL: say so rather than fail again
+        return url
+
+
 def unreachable(url: str, error: BaseException) -> str:
     """One line saying which database could not be reached and why (a start-up error)."""
-    try:
-        shown = make_url(url).render_as_string(hide_password=True)
-    except Exception:  # an unparsable URL: say so rather than fail again
-        shown = url
+    shown = shown_url(url)
     reason = str(getattr(error, "orig", None) or error)
     reason = reason.rsplit(" failed: ", 1)[-1].removeprefix("FATAL:")
     reason = " ".join(reason.split()) or type(error).__name__

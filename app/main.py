@@ -7,7 +7,7 @@ from sqlalchemy import Engine
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import openapi, problems, refusals
-from app.api.v1 import api_routers
+from app.api.v1 import api_routers, heavy
 from app.catalogues import load_play_sheets, load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
@@ -57,6 +57,7 @@ def create_app(
     app.state.sheets = load_play_sheets(specs)
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
+    app.state.heavy_pool = heavy.pool(settings.heavy_processes)
     problems.install(app, html_error)
     refusals.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
@@ -75,7 +76,9 @@ def create_app(
     )
     app.add_middleware(CsrfGuard)
     install_template_globals(templates.env)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, max_query_bytes=settings.max_query_bytes
+    )
     app.add_middleware(
         CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
     )

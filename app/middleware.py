@@ -8,17 +8,32 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.problems import PROBLEM_TYPE, TITLES
+from app.security.answers import refuse
 from app.security.tokens import mask_secrets
 
 
 class BodyLimit:
-    """Refuses bodies over `max_bytes` with a 413 problem before the app reads them."""
+    """Refuses bodies over `max_bytes` with a 413 problem before the app reads them, and
+    query strings over `max_query_bytes` with a 414 before anything parses them (FastAPI
+    reads the query of every route: a 16 KB one of `%26` cost 2 ms of unquoting each)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, max_query_bytes: int = 2048) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_query_bytes = max_query_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and len(scope["query_string"]) > self.max_query_bytes:
+            await refuse(
+                scope,
+                receive,
+                send,
+                status=414,
+                code="query_too_long",
+                detail=f"The query string is longer than {self.max_query_bytes} bytes.",
+                page_detail="Cette adresse est trop longue pour être une adresse de Caserne.",
+            )
+            return
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
             await self.app(scope, receive, send)
             return

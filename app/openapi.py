@@ -33,6 +33,15 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
                 for method, operation in path.items():
                     _problem_responses(operation)
                     _limit_responses(method.upper(), template, operation)
+                    _bearer_security(operation)
+                    _required_if_match(operation)
+            _links(schema)
+            schema["components"].setdefault("securitySchemes", {})[SECURITY] = {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "A roster's edit token, shown once by create_roster "
+                "(`Authorization: Bearer <edit_token>`).",
+            }
             components = schema.get("components", {}).get("schemas", {})
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
@@ -40,6 +49,59 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+SECURITY = "editToken"
+
+
+def _bearer_security(operation: dict[str, Any]) -> None:
+    """The routes that read `Authorization` say so as a security scheme (a client or a
+    fuzzer then knows where the edit token goes) instead of a free header parameter."""
+    parameters = operation.get("parameters", [])
+    kept = [p for p in parameters if not (p["in"] == "header" and p["name"] == "authorization")]
+    if len(kept) != len(parameters):
+        operation["parameters"] = kept
+        operation["security"] = [{SECURITY: []}]
+
+
+def _required_if_match(operation: dict[str, Any]) -> None:
+    """If-Match is required where its absence is a 428 (the route takes it as optional only
+    to answer 428 rather than 422)."""
+    if "428" not in operation.get("responses", {}):
+        return
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "header" and parameter["name"] == "if-match":
+            parameter["required"] = True
+
+
+# Where a created roster's id and version go in the operations that act on it (the edit
+# token is the security scheme's).
+ROSTER_LINKS = {
+    "get_roster": ("GetRoster", {}),
+    "replace_roster": ("ReplaceRoster", {"header.if-match": "$response.body#/version"}),
+    "delete_roster": ("DeleteRoster", {}),
+    "share_roster": ("ShareRoster", {}),
+}
+
+
+def _links(schema: dict[str, Any]) -> None:
+    """OpenAPI links from create_roster's answer to the roster's own operations."""
+    operations = {
+        operation.get("operationId"): operation
+        for path in schema.get("paths", {}).values()
+        for operation in path.values()
+    }
+    created = operations.get("create_roster", {}).get("responses", {}).get("201")
+    if created is None:
+        return
+    links = created.setdefault("links", {})
+    for operation_id, (name, extra) in ROSTER_LINKS.items():
+        if operation_id in operations:
+            links[name] = {
+                "operationId": operation_id,
+                "parameters": {"roster_id": "$response.body#/id", **extra},
+                "description": "The roster just stored (its edit token in Authorization).",
+            }
 
 
 def _limit_responses(method: str, template: str, operation: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ TITLES = {
     409: "Conflict",
     412: "Precondition Failed",
     413: "Content Too Large",
+    414: "URI Too Long",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
     428: "Precondition Required",

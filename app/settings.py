@@ -19,6 +19,12 @@ class Settings(BaseSettings):
     public_url: str = ""
     # Largest request body accepted, in bytes (a 50-entry roster is about 5 kB).
     max_body_bytes: int = 1_000_000
+    # Longest query string accepted, in bytes (Caserne's own URLs carry a 43-character token
+    # at most); longer ones get 414 before anything parses them.
+    max_query_bytes: int = 2048
+    # Worker processes for heavy calculator bodies (over 64 kB): 0 computes them in a thread
+    # of the serving process, where they still hold its GIL (app/api/v1/heavy.py).
+    heavy_processes: int = 0
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
     # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for

@@ -136,3 +136,25 @@ def test_editable_install_is_a_plain_pth() -> None:
     if pth:  # installed by scripts/setup (not a plain checkout run by another Python)
         assert pth[0].read_text(encoding="utf-8").strip() == str(ROOT)
         assert not list((site / "site-packages").glob("__editable___caserne_*finder.py"))
+
+
+def test_tables_without_alembic_version_get_the_stamp_advice(tmp_path: Path) -> None:
+    """Issue 13, finding 8: tables made without migrations (no alembic_version) made
+    `caserne migrate` say « cannot open the database … (check DATABASE_URL) »."""
+    import sqlite3
+
+    path = tmp_path / "made-by-hand.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE rosters (id TEXT PRIMARY KEY)")
+        db.execute("INSERT INTO rosters VALUES ('kept')")
+    done = caserne("migrate", database_url=f"sqlite:///{path}")
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "no alembic_version table" in lines[0]
+    assert "alembic stamp" in lines[0] and "caserne migrate" in lines[0]
+    assert "cannot open the database" not in lines[0] and "Traceback" not in done.stderr
+    with sqlite3.connect(path) as db:  # nothing changed
+        assert db.execute("SELECT id FROM rosters").fetchall() == [("kept",)]
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        assert "alembic_version" not in tables

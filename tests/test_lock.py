@@ -69,3 +69,33 @@ def test_the_audit_says_when_its_database_cannot_be_reached() -> None:
     assert result.returncode == 3
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("scripts/audit: UNREACHABLE: ") and line.endswith("no verdict.")
+
+
+@pytest.mark.parametrize(
+    ("options", "probed"),
+    [
+        ([], "https://pypi.org/pypi/"),
+        (["--vulnerability-service", "osv"], "https://api.osv.dev/v1/query"),
+        (["-s", "osv"], "https://api.osv.dev/v1/query"),
+        (["--vulnerability-service=osv"], "https://api.osv.dev/v1/query"),
+    ],
+)
+def test_the_audit_probes_the_service_it_will_ask(options: list[str], probed: str) -> None:
+    """Issue 13, finding 8: with --vulnerability-service osv the probe still asked PyPI
+    (an audit that could run was called unreachable, or the reverse)."""
+    if not (ROOT / ".venv" / "bin" / "pip-audit").exists():
+        pytest.skip("no .venv/bin/pip-audit")
+    dead_proxy = "http://127.0.0.1:9"  # nothing listens: every probe fails at once
+    env = {k: v for k, v in os.environ.items() if k.lower() not in ("no_proxy", "all_proxy")}
+    env |= {"https_proxy": dead_proxy, "HTTPS_PROXY": dead_proxy}
+    env.pop("CASERNE_AUDIT_PROBE_URL", None)
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "audit"), *options],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert result.returncode == 3
+    [line] = result.stderr.strip().splitlines()
+    assert f"({probed}" in line, line

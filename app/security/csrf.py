@@ -10,19 +10,24 @@ header, never a cookie, and is left alone.
 """
 
 import hmac
+import re
 import secrets
 from http.cookies import SimpleCookie
 from typing import Any
 
 from jinja2 import Environment, pass_context
 from markupsafe import Markup
+from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.security.answers import refuse
+from app.security.answers import refuse, wants_page
 from app.security.body import form_field, read_body, replay
 from app.security.hosts import normalized_netloc
 from app.web.access import holds_access_cookie
 
+# Writes posted from a page cached for everyone (no per-browser token in it): refused ones
+# are sent to the GET of the same path, a form of their own with the token.
+CONFIRMED_BY_FORM = re.compile(r"/s/[^/]+/dupliquer")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 COOKIE = "caserne_csrf"
 FIELD = "csrf"
@@ -85,6 +90,11 @@ class CsrfGuard:
             allowed, receive = await self._token_or_no_cookie(scope, receive)
         if allowed:
             await self._serve_with_token(scope, receive, send)
+            return
+        if CONFIRMED_BY_FORM.fullmatch(scope["path"]) and wants_page(scope):
+            # The cached share page's form cannot carry this browser's token: its own
+            # form, with the token, asks again (a forged post only ever lands there).
+            await RedirectResponse(scope["path"], status_code=303)(scope, receive, send)
             return
         await refuse(
             scope,

@@ -35,8 +35,10 @@ FIXED: list[tuple[bytes, bytes]] = [
 ]
 # URLs whose query may hold an edit token, or which are the edit link itself.
 TOKEN_PATH = re.compile(r"^/r/[^/]+/modifier/?$")
-# The editor, the edit link and "Mes listes": private to the browser that holds the cookie.
-PRIVATE_PATH = re.compile(r"^/(r/|listes(/|$))")
+# The editor, the edit link, "Mes listes", and the systems' catalogue and creator pages
+# (their "add to a list" offers the browser's own lists): private to the browser that holds
+# the cookies, never kept by a shared cache.
+PRIVATE_PATH = re.compile(r"^/(r/|listes(/|$)|[^/]+/(catalogue|createur)(/|$))")
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 
 

@@ -77,6 +77,7 @@ MESSAGES = {
     405: "Méthode non permise.",
     409: "Conflit de version.",
     413: "Requête trop volumineuse.",
+    414: "Adresse trop longue.",
     422: "Données incorrectes.",
     429: "Trop de requêtes.",
     500: "Erreur interne.",

@@ -404,6 +404,19 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             },
         )
 
+    @router.get("/s/{code}/dupliquer")
+    def confirm_duplicate(code: str, request: Request, session: SessionDep) -> Response:
+        """The « Dupliquer » form with this browser's CSRF field: the share page is cached
+        for everyone and cannot carry one, so a browser that sends neither Sec-Fetch-Site
+        nor Origin is sent here by the CSRF guard (app/security/csrf.py)."""
+        shared = store.get_share(session=session, code=code)
+        if shared is None:
+            return html_error(request, 404, "Ce lien de partage n'existe pas.")
+        name = shared.snapshot["roster"].get("name") or "Liste"
+        response = render(request, "share/duplicate.html", {"code": code, "name": name})
+        response.headers["Cache-Control"] = "private, no-store"
+        return response
+
     @router.post("/s/{code}/dupliquer")
     def duplicate(code: str, request: Request, session: SessionDep) -> Response:
         shared = store.get_share(session=session, code=code)

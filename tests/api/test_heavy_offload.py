@@ -85,3 +85,40 @@ def test_a_heavy_invalid_body_is_the_same_422(spied: tuple[TestClient, list[bool
     response = client.post(VALIDATE, content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 422
     assert response.json()["errors"][0]["loc"][:3] == ["body", "entries", 0]
+
+
+@pytest.fixture
+def pooled(
+    engine: Engine, session: Session, systems: dict[str, GameSystem]
+) -> Iterator[TestClient]:
+    """An app computing heavy bodies in one worker process (HEAVY_PROCESSES=1)."""
+    app = create_app(
+        Settings(database_url="sqlite://", heavy_processes=1), engine=engine, systems=systems
+    )
+    app.state.session_factory = lambda: nullcontext(session)
+    with TestClient(app) as client:
+        yield client
+    app.state.heavy_pool.shutdown()
+
+
+def test_heavy_bodies_in_a_worker_process_answer_the_same(
+    pooled: TestClient, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 13: in a thread a heavy validation still holds the serving process's GIL;
+    with HEAVY_PROCESSES it runs in another process, with the same answers."""
+    json_type = {"Content-Type": "application/json"}
+    body = roster(200)
+    in_thread = client.post(VALIDATE, content=body, headers=json_type)
+    in_process = pooled.post(VALIDATE, content=body, headers=json_type)
+    assert in_process.status_code == in_thread.status_code == 200
+    assert in_process.json() == in_thread.json()
+    invalid = roster(200).replace(b'"CdA": 1', b'"CdA": 0', 1)
+    refused = pooled.post(VALIDATE, content=invalid, headers=json_type)
+    assert refused.status_code == 422
+    assert refused.json() == client.post(VALIDATE, content=invalid, headers=json_type).json()
+    # The serving process does not compute it: its own engine is never called.
+    calls: list[bool] = []
+    system: Any = pooled.app.state.systems["nolimits"]  # type: ignore[attr-defined]
+    monkeypatch.setattr(system, "validate", lambda document: calls.append(True))
+    assert pooled.post(VALIDATE, content=body, headers=json_type).status_code == 200
+    assert calls == []

@@ -1,25 +1,118 @@
 """The whole OpenAPI surface under schemathesis: every generated request gets an answer that
-matches the document (status, content type, body schema) and never a 500."""
+matches the document (status, content type, body schema) and never a 500. The roster
+routes are reached with a stored roster and its edit token (issue 13, finding 7: random
+ids and tokens only ever met 401/404); the app has no rate limits (a 429 where the document
+expects a 401 was a flake)."""
+
+from collections.abc import Iterator
+from contextlib import nullcontext
+from typing import Any
 
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from app.main import create_app
+from app.settings import Settings
+from app.systems.base import GameSystem
+
+NO_LIMITS = {
+    f"rate_limit_{kind}": ""
+    for kind in ("create", "share", "write", "failed_auth", "failed_auth_roster")
+}
+ROSTER = {"system": "dcsystem", "name": "Fuzz", "entries": [{"unit": "jaffa", "count": 2}]}
 
 
 @pytest.fixture
-def api_schema(app: FastAPI) -> schemathesis.BaseSchema:
-    return schemathesis.openapi.from_asgi("/openapi.json", app)
+def unlimited_app(engine: Engine, session: Session, systems: dict[str, GameSystem]) -> FastAPI:
+    app = create_app(
+        Settings(database_url="sqlite://", **NO_LIMITS), engine=engine, systems=systems
+    )
+    app.state.session_factory = lambda: nullcontext(session)
+    return app
+
+
+@pytest.fixture
+def stored(unlimited_app: FastAPI) -> Iterator[dict[str, Any]]:
+    """A roster stored through the API: its id and edit token."""
+    with TestClient(unlimited_app) as client:
+        created = client.post("/api/v1/rosters", json=ROSTER)
+        assert created.status_code == 201
+        TOKEN["token"] = created.json()["edit_token"]
+        yield created.json()
+
+
+@pytest.fixture
+def api_schema(unlimited_app: FastAPI, stored: dict[str, Any]) -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_asgi("/openapi.json", unlimited_app)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
+# Checks that cannot hold on one operation, and why:
+EXCUSED = {
+    # The body schema is any system's document: one of another system than the stored
+    # roster's is schema-valid and a documented 422 (api-v1.md keeps a roster's system).
+    "replace_roster": [positive_data_acceptance],
+    # Once the first case deleted the roster, the check's own requests without a token meet
+    # a roster that is no more: 404, as documented, not the 401 it expects.
+    "delete_roster": [ignored_auth],
+}
+# The edit token of the roster the current test stored (set by `stored`).
+TOKEN: dict[str, str] = {}
+
+
+@schema.auth().apply_to(path_regex=r"^/api/v1/rosters/")
+class EditToken:
+    """The security scheme's bearer: the stored roster's token. Schemathesis also sends
+    requests without it or with a wrong one, and checks that they get 401/403."""
+
+    def get(self, case: schemathesis.Case, context: Any) -> str:
+        return TOKEN["token"]
+
+    def set(self, case: schemathesis.Case, data: str, context: Any) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
 
 @schema.parametrize()
 @settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-def test_api_conforms_to_its_document(case: schemathesis.Case) -> None:
-    case.call_and_validate()
+def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str, Any]) -> None:
+    parameters = case.path_parameters or {}
+    # Most cases on the stored roster; a few on the id generated (a 404 is documented).
+    if "roster_id" in parameters and not parameters["roster_id"].startswith("0"):
+        parameters["roster_id"] = stored["id"]
+    operation_id = case.operation.definition.raw["operationId"]
+    case.call_and_validate(excluded_checks=EXCUSED.get(operation_id, []))
+
+
+def test_the_document_says_what_the_roster_routes_need(unlimited_app: FastAPI) -> None:
+    document = unlimited_app.openapi()
+    put = document["paths"]["/api/v1/rosters/{roster_id}"]["put"]
+    if_match = next(p for p in put["parameters"] if p["name"] == "if-match")
+    assert if_match["required"] is True  # without it: 428
+    for status in ("409", "413", "422", "428", "401", "403", "404"):
+        assert put["responses"][status]["content"]["application/problem+json"], status
+    assert "another system" in put["responses"]["422"]["description"]
+    scheme = document["components"]["securitySchemes"]["editToken"]
+    assert scheme == {**scheme, "type": "http", "scheme": "bearer"}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            names = [p["name"] for p in operation.get("parameters", [])]
+            assert "authorization" not in names, (method, path)
+            if path.startswith("/api/v1/rosters/"):
+                assert operation["security"] == [{"editToken": []}], (method, path)
+    links = document["paths"]["/api/v1/rosters"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} == {
+        "get_roster",
+        "replace_roster",
+        "delete_roster",
+        "share_roster",
+    }

@@ -140,3 +140,39 @@ def test_with_public_url_the_origin_must_be_public_url(
     roster_id = html_roster(client)
     assert rename(client, roster_id, {"Origin": "https://caserne.example"}) == 200
     assert rename(client, roster_id, {"Origin": "http://testserver"}) == 403
+
+
+def test_an_old_browser_duplicates_a_cached_share_through_its_own_form(
+    client: TestClient,
+) -> None:
+    """Issue 13, finding 8: the share page is cached for everyone, so its « Dupliquer » form
+    carries no token; a browser sending neither Sec-Fetch-Site nor Origin and holding a list
+    cookie was refused (403). It is now sent to a form of its own, with its token."""
+    roster_id = html_roster(client)
+    page = client.get(f"/r/{roster_id}", headers={"Accept": "text/html"}).text
+    shared = client.post(
+        f"/r/{roster_id}",
+        data={"action": "share", "version": field(page, "version"), "csrf": field(page, "csrf")},
+        headers={"Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )
+    code = str(shared.headers["location"]).split("/")[2]
+    page_headers = {"Accept": "text/html"}  # an old browser: no Sec-Fetch-Site, no Origin
+    asked = client.post(f"/s/{code}/dupliquer", headers=page_headers, follow_redirects=False)
+    assert asked.status_code == 303
+    assert asked.headers["location"] == f"/s/{code}/dupliquer"
+    confirm = client.get(f"/s/{code}/dupliquer", headers=page_headers)
+    assert confirm.status_code == 200
+    assert confirm.headers["cache-control"] == "private, no-store"
+    token = field(confirm.text, "csrf")
+    done = client.post(
+        f"/s/{code}/dupliquer", data={"csrf": token}, headers=page_headers, follow_redirects=False
+    )
+    assert done.status_code == 303
+    assert done.headers["location"].startswith("/r/")
+    assert done.headers["location"] != f"/r/{roster_id}"
+    # A forged post (a wrong token) only ever reaches that form, never a copy.
+    forged = client.post(
+        f"/s/{code}/dupliquer", data={"csrf": "x"}, headers=page_headers, follow_redirects=False
+    )
+    assert forged.status_code == 303 and forged.headers["location"] == f"/s/{code}/dupliquer"

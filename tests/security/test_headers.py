@@ -98,3 +98,17 @@ def test_api_docs_allow_exactly_their_inline_script(client: TestClient) -> None:
     assert script_hashes(f"<script>{inline}</script>".encode()) in policy["script-src"]
     assert "unsafe-inline" not in policy["script-src"]
     assert policy["frame-ancestors"] == "'none'"
+
+
+@pytest.mark.parametrize("system", ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"])
+def test_pages_that_list_the_browsers_lists_are_private(client: TestClient, system: str) -> None:
+    """Issue 13, finding 8: the catalogue and the creator offer « add to » the browser's
+    own lists, and were sent with no Cache-Control (a shared cache could keep them)."""
+    client.post("/listes", data={"system": system}, headers={"Sec-Fetch-Site": "same-origin"})
+    for page in ("catalogue", "createur"):
+        response = client.get(f"/{system}/{page}", headers={"Accept": "text/html"})
+        if response.status_code == 404:  # a system without that page
+            continue
+        assert response.status_code == 200, page
+        assert response.headers["cache-control"] == "private, no-store", (system, page)
+    assert "private" not in client.get("/").headers.get("cache-control", "")

@@ -127,8 +127,12 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
             413: TOO_HEAVY,
-            422: {"model": Problem},
-            428: {"model": Problem, "description": "If-Match missing."},
+            422: {
+                "model": Problem,
+                "description": "Invalid document, or a document of another system than the "
+                "roster's: nothing changed.",
+            },
+            428: {"model": Problem, "description": "If-Match missing: nothing changed."},
         },
         summary="Replace a draft (edit token and If-Match: <version>)",
         operation_id="replace_roster",

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
+from app.api.v1 import heavy
 from app.http_cache import Memo
 from app.problems import ApiError, FieldError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
@@ -123,15 +124,21 @@ async def calculate(
     model: type[ModelT],
     compute: Callable[[ModelT], BaseModel],
     answers: Memo[bytes] | None = None,
+    process_job: tuple[str, str] | None = None,
 ) -> Response:
     """`compute` of the body parsed as `model`: a body seen before from `answers`, a heavy
-    one off the event loop."""
+    one off the event loop (in the app's worker processes when it has some and
+    `process_job`, (system id, calculation name), says which they know)."""
     require_json(request)
     body = await request.body()
     if len(body) >= OFFLOAD_BYTES:
-        answer = await anyio.to_thread.run_sync(
-            _computed, body, model, compute, limiter=HEAVY_AT_ONCE
-        )
+        executor = getattr(request.app.state, "heavy_pool", None)
+        if executor is not None and process_job is not None:
+            answer = await heavy.computed(executor, *process_job, body)
+        else:
+            answer = await anyio.to_thread.run_sync(
+                _computed, body, model, compute, limiter=HEAVY_AT_ONCE
+            )
         return Response(answer, media_type="application/json")
     key = hashlib.sha256(body).digest()
     known = answers.get(key) if answers is not None else None
@@ -161,24 +168,34 @@ class Calculation:
         return self.summary or " ".join(first.split()), self.description or rest or None
 
 
-def _endpoint(calculation: Calculation) -> Callable[[Request], Awaitable[Response]]:
+def _endpoint(
+    calculation: Calculation, process_job: tuple[str, str] | None = None
+) -> Callable[[Request], Awaitable[Response]]:
     answers: Memo[bytes] = Memo(ANSWERS_BYTES)
 
     async def endpoint(request: Request) -> Response:
-        return await calculate(request, calculation.body, calculation.compute, answers)
+        return await calculate(request, calculation.body, calculation.compute, answers, process_job)
 
     return endpoint
 
 
 def add_calculations(
-    router: APIRouter, system_id: str, system_name: str, calculations: Sequence[Calculation]
+    router: APIRouter,
+    system_id: str,
+    system_name: str,
+    calculations: Sequence[Calculation],
+    *,
+    core: bool = False,
 ) -> None:
     """Each calculation as POST <router prefix>/<system_id>/<name>, documented by reference."""
     for calculation in calculations:
         summary, description = calculation.documented()
+        # The system's own cost, validate and score are known to the worker processes;
+        # an extension's routes (spec.api) compute heavy bodies in a thread.
+        known = core and calculation.name in heavy.OFFLOADED
         router.add_api_route(
             f"/{system_id}/{calculation.name}",
-            _endpoint(calculation),
+            _endpoint(calculation, (system_id, calculation.name) if known else None),
             methods=["POST"],
             tags=[system_id],
             responses=PROBLEMS,
@@ -235,4 +252,4 @@ def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
         calculations.append(
             Calculation("score", system.score_model, system.score, ScoreResult, "end-of-game score")
         )
-    add_calculations(router, system.id, system.name, calculations)
+    add_calculations(router, system.id, system.name, calculations, core=True)
