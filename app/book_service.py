@@ -28,7 +28,13 @@ from app.store import carnets as carnet_store
 from app.store.models import Book, BookShare, Carnet, as_utc
 from app.store.rosters import hash_token, token_matches
 from app.systems.base import AnySystem
-from app.systems.books import BookDocument, BookValidation, is_optioned, validate_book
+from app.systems.books import (
+    BookDocument,
+    BookValidation,
+    definition_model,
+    is_optioned,
+    validate_book,
+)
 from app.systems.changes import changes
 
 __all__ = [
@@ -113,6 +119,19 @@ def _unit(snapshot: Mapping[str, Any], unit_id: str) -> tuple[dict[str, Any], in
     return None
 
 
+def _canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
+    """The unit with its definition in its model's field order (PostgreSQL's JSONB keeps
+    keys in its own order): change lines then come in the order the creator shows them."""
+    try:
+        parsed = definition_model(system).model_validate(unit.get("definition"))
+    except ValidationError:
+        definition = unit.get("definition")
+        if isinstance(definition, dict):
+            return {**unit, "definition": dict(sorted(definition.items()))}
+        return unit
+    return {**unit, "definition": parsed.model_dump(mode="json")}
+
+
 def _with_unit(
     system: AnySystem, item: dict[str, Any], unit: dict[str, Any], code: str
 ) -> dict[str, Any]:
@@ -140,6 +159,14 @@ class BookService:
         if book is None or book.system not in self.systems:
             raise NoSuchBook(book_id)
         return book
+
+    def store_get(self, book_id: str) -> Book | None:
+        """The book, or None (the pages answer their own 404)."""
+        book = store.get_book(session=self.session, book_id=book_id)
+        return book if book is not None and book.system in self.systems else None
+
+    def last_publication(self, book: Book) -> BookShare | None:
+        return store.latest_book_share(session=self.session, book_id=book.id)
 
     def authorize(self, book_id: str, token: str | None) -> Book:
         """The book, when `token` is its edit token or the key of the carnet owning it."""
@@ -344,7 +371,12 @@ class BookService:
                     status="changed",
                     points_before=points_before,
                     points_after=points_after,
-                    changes=changes(before_unit, after_unit, points_before, points_after),
+                    changes=changes(
+                        _canonical(system, before_unit),
+                        _canonical(system, after_unit),
+                        points_before,
+                        points_after,
+                    ),
                 )
             )
         points_after = result.points

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from app.exports import bbcode, markdown
 from app.exports.common import issue_text, one_line
 from app.systems.base import AnySystem, Issue
-from app.systems.books import is_optioned
+from app.systems.books import definition_model, is_optioned
 from app.systems.changes import LABELS
 
 __all__ = ["PresentedBook", "PresentedUnit", "book_bbcode", "book_markdown", "book_text", "present"]
@@ -68,6 +68,14 @@ def profile_lines(definition: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def ordered(system: AnySystem, definition: Any) -> dict[str, Any]:
+    """The definition in its model's field order (JSONB keeps its own), else sorted."""
+    try:
+        return definition_model(system).model_validate(definition).model_dump(mode="json")
+    except ValidationError:
+        return dict(sorted(definition.items())) if isinstance(definition, dict) else {}
+
+
 def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
     """A published book (GET /api/v1/book-shares/{code}'s body) ready for every format."""
     checks = {unit["id"]: unit for unit in body["validation"]["units"]}
@@ -97,7 +105,7 @@ def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
                 text=unit.get("text", ""),
                 points=checked["points"],
                 valid=checked["valid"],
-                profile=profile_lines(definition) if isinstance(definition, dict) else [],
+                profile=profile_lines(ordered(system, definition)),
                 breakdown=breakdown,
                 issues=issues,
                 house_rule=any(issue.code == "house_rule" for issue in issues),

@@ -1,0 +1,54 @@
+"""The army book pages without JavaScript: « Mes livres d'armée », a book made there, units
+added with the system's own creator (an invalid one kept and flagged), published."""
+
+import re
+
+from fastapi.testclient import TestClient
+
+
+def make_book(browser: TestClient, system: str, name: str) -> str:
+    made = browser.post("/livres", data={"system": system, "name": name, "army": "Kessel"})
+    assert made.status_code == 303, made.text
+    location = made.headers["location"]
+    assert re.fullmatch(r"/livres/[0-9a-f]{24}", location)
+    return location
+
+
+def test_a_dcsystem_book_made_with_the_creator_and_published(browser: TestClient) -> None:
+    assert "Aucun livre" in browser.get("/livres").text
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    page = browser.get(location).text
+    assert 'id="no-units"' in page
+    assert f'href="/dcsystem/createur?livre={book_id}"' in page
+    creator = browser.get(f"/dcsystem/createur?livre={book_id}").text
+    assert 'id="add-to-book"' in creator and "Ajouter au livre « Marines de Kessel »" in creator
+    # L125-127: the Jaffa, 15 + 10 + 3 = 28; then an overloaded level 1 (11, invalid).
+    jaffa = {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]}
+    added = browser.post("/dcsystem/createur/livre", data={**jaffa, "livre": book_id})
+    assert added.status_code == 303 and added.headers["location"] == f"{location}#unit-jaffa"
+    heavy = {"name": "Lourd", "level": "1", "items": ["arme_tir_1", "gilet_de_protection"]}
+    assert (
+        browser.post("/dcsystem/createur/livre", data={**heavy, "livre": book_id}).status_code
+        == 303
+    )
+    page = browser.get(location).text
+    assert 'id="unit-jaffa"' in page and "— 28 pts" in page
+    assert 'id="unit-lourd"' in page and "Non valide" in page and 'id="invalid-banner"' in page
+    assert "Marines de Kessel" in browser.get("/livres").text
+    published = browser.post(f"{location}/publier")
+    assert published.status_code == 303
+    code = published.headers["location"].removeprefix("/a/")
+    shared = browser.get(f"/a/{code}").text
+    assert "— 28 pts" in shared and 'id="unit-lourd"' in shared
+    # Unchanged: the same publication.
+    assert browser.post(f"{location}/publier").headers["location"] == f"/a/{code}"
+    assert f'href="/a/{code}"' in browser.get(location).text
+
+
+def test_a_book_opens_only_in_its_carnets_browser(browser: TestClient, app: object) -> None:
+    location = make_book(browser, "bastos", "Les Durs")
+    browser.cookies.clear()
+    assert browser.get(location).status_code == 404
+    assert browser.post("/livres", data={"system": "nope", "name": "x"}).status_code == 422
+    assert browser.post("/livres", data={"system": "bastos", "name": ""}).status_code == 422
