@@ -52,3 +52,39 @@ def test_a_book_opens_only_in_its_carnets_browser(browser: TestClient, app: obje
     assert browser.get(location).status_code == 404
     assert browser.post("/livres", data={"system": "nope", "name": "x"}).status_code == 422
     assert browser.post("/livres", data={"system": "bastos", "name": ""}).status_code == 422
+
+
+def test_the_editor_shows_what_changed_and_updates(browser: TestClient) -> None:
+    from tests.api.test_books import BOOK, create_book, drawn_roster, publish, token
+    from tests.systems.test_books_engine import MARINE
+
+    created = create_book(browser)
+    code = publish(browser, created).json()["code"]
+    roster = drawn_roster(browser, code)
+    opened = browser.get(roster["edit_url"].removeprefix("http://testserver"))
+    assert opened.status_code in (200, 303)
+    editor = browser.get(f"/r/{roster['id']}").text
+    assert 'id="book-updates"' not in editor
+    veteran = {"level": 2, "items": ["arme_tir_1", "gilet_de_protection"]}
+    changed = {
+        **BOOK,
+        "units": [{**BOOK["units"][1], "definition": veteran}, BOOK["units"][0]],
+    }
+    replaced = browser.put(
+        f"/api/v1/books/{created['id']}", json=changed, headers={**token(created), "If-Match": "1"}
+    )
+    assert replaced.status_code == 200
+    publish(browser, created)
+    total = roster["validation"]["points"]
+    editor = browser.get(f"/r/{roster['id']}").text
+    assert 'id="book-updates"' in editor
+    assert "marine</strong>" in editor and ": 13 → 28 pts" in editor
+    assert "Niveau 1 → 2" in editor and "Coût 13 → 28 pts" in editor
+    assert f'id="book-updates-total">{total - 26 + 56}<' in editor
+    assert MARINE == {"level": 1, "items": ["arme_tir_1"]}
+    updated = browser.post(f"/r/{roster['id']}/livres", data={"version": "1"})
+    assert updated.status_code == 303
+    after = browser.get(f"/r/{roster['id']}").text
+    assert 'id="book-updates"' not in after
+    read = browser.get(f"/api/v1/rosters/{roster['id']}", headers=token(roster)).json()
+    assert read["validation"]["points"] == total - 26 + 56
