@@ -12,14 +12,14 @@ from fastapi import APIRouter, Request, Response
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.book_service import BookService
+from app.book_service import BookService, NoSuchBookShare
 from app.db import SessionDep
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, is_optioned
-from app.web.deps import FormDep, browser_carnet, writing_carnet
+from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
 from app.web.render import html_error, render
-from app.web.rosters import redirect
+from app.web.rosters import add_entry_to_roster, redirect
 
 __all__ = ["add_unit_to_book", "router", "unit_id_for"]
 
@@ -125,6 +125,8 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             "system": system,
             "valid": validation.valid,
             "last": last,
+            "my_rosters": [] if is_optioned(system) else my_lists(request, session, book.system),
+            "can_add": not is_optioned(system),
         }
         response = render(request, "book/edit.html", context)
         response.headers["Cache-Control"] = "private, no-store"
@@ -137,6 +139,54 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             return html_error(request, 404, NOT_YOURS)
         share, _new = BookService(session, request.app.state.systems).publish(book)
         return redirect(request, f"/a/{share.code}")
+
+    @router.post("/livres/{book_id}/unites/{unit_id}/ajouter")
+    def add_to_list(
+        book_id: str,
+        unit_id: str,
+        request: Request,
+        session: SessionDep,
+        form: FormDep,
+        chosen: ChosenRoster,
+    ) -> Response:
+        """The unit into a list (the one chosen, or a new one), copied with its origin: the
+        book's published version (published now if the book changed since) and its id."""
+        book = my_book(request, session, book_id[:64])
+        if book is None:
+            return html_error(request, 404, NOT_YOURS)
+        system = systems[book.system]
+        books = BookService(session, request.app.state.systems)
+        unit = next((u for u in books.document(book).units if u.id == unit_id), None)
+        if unit is None or is_optioned(system):
+            return html_error(request, 404, "Cette unité n'est pas dans le livre.")
+        share, _new = books.publish(book)
+        entry = {
+            "custom": unit.definition,
+            "name": unit.name,
+            "source": {"book": share.code, "unit": unit.id},
+        }
+        return add_entry_to_roster(request, session, system, form, entry, chosen)
+
+    @router.post("/a/{code}/dupliquer")
+    def duplicate(code: str, request: Request, session: SessionDep) -> Response:
+        """A published book copied into this browser's carnet, to change as one's own."""
+        books = BookService(session, request.app.state.systems)
+        try:
+            share = books.share(code[:16])
+        except NoSuchBookShare:
+            return html_error(request, 404, "Ce livre publié n'existe pas.")
+        body = books.share_body(share)
+        document = BookDocument.model_validate(
+            {
+                "system": share.system,
+                "name": f"{body['name']} (copie)"[:100],
+                "army": body["army"],
+                "description": body["description"],
+                "units": body["units"],
+            }
+        )
+        book, _token = books.create(document, writing_carnet(request, session))
+        return redirect(request, f"/livres/{book.id}")
 
     @router.post("/livres/{book_id}/unites/{unit_id}/retirer")
     def remove_unit(book_id: str, unit_id: str, request: Request, session: SessionDep) -> Response:

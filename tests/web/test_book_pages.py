@@ -4,6 +4,7 @@ added with the system's own creator (an invalid one kept and flagged), published
 import re
 
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
 
 def make_book(browser: TestClient, system: str, name: str) -> str:
@@ -88,3 +89,47 @@ def test_the_editor_shows_what_changed_and_updates(browser: TestClient) -> None:
     assert 'id="book-updates"' not in after
     read = browser.get(f"/api/v1/rosters/{roster['id']}", headers=token(roster)).json()
     assert read["validation"]["points"] == total - 26 + 56
+
+
+def test_a_second_browser_duplicates_a_published_book_and_builds_a_list(
+    browser: TestClient, app: object, session: Session
+) -> None:
+    from sqlmodel import select
+
+    from app.store.models import Roster
+
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    for form in (
+        {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]},
+        {"name": "Marine", "level": "1", "items": ["arme_tir_1"]},
+        {"name": "Lourd", "level": "1", "items": ["arme_tir_1", "gilet_de_protection"]},
+    ):
+        browser.post("/dcsystem/createur/livre", data={**form, "livre": book_id})
+    code = browser.post(f"{location}/publier").headers["location"].removeprefix("/a/")
+    other = TestClient(app, follow_redirects=False)  # type: ignore[arg-type]
+    other.headers["Sec-Fetch-Site"] = "same-origin"
+    page = other.get(f"/a/{code}").text
+    assert 'id="duplicate-book"' in page
+    copied = other.post(f"/a/{code}/dupliquer")
+    assert copied.status_code == 303
+    copy = copied.headers["location"]
+    assert copy != location
+    copy_page = other.get(copy).text
+    assert "Marines de Kessel (copie)" in copy_page and "— 28 pts" in copy_page
+    assert browser.get(copy).status_code == 404  # the copy is the other player's
+    first = other.post(f"{copy}/unites/jaffa/ajouter", data={"roster": ""})
+    assert first.status_code == 303
+    roster_url = first.headers["location"]
+    roster_id = roster_url.removeprefix("/r/")
+    second = other.post(f"{copy}/unites/marine/ajouter", data={"roster": roster_id})
+    assert second.status_code == 303
+    editor = other.get(f"/r/{roster_id}").text
+    assert "Jaffa" in editor and "Marine" in editor
+    session.expire_all()
+    roster = session.exec(select(Roster).where(Roster.id == roster_id)).one()
+    entries = roster.document["entries"]
+    copy_code = entries[0]["source"]["book"]
+    assert [e["source"]["unit"] for e in entries] == ["jaffa", "marine"]
+    assert copy_code != code  # the copy's own published version
+    assert [e["custom"]["level"] for e in entries] == [2, 1]
