@@ -267,6 +267,15 @@ class BookService:
             raise NoSuchBookShare(code)
         return share
 
+    def origins(self, codes: set[str]) -> dict[str, str]:
+        """« Marines de Kessel, v3 » for each code that names a published version."""
+        out = {}
+        for code in sorted(codes)[:200]:
+            share = store.get_book_share(session=self.session, code=code)
+            if share is not None:
+                out[code] = f"{share.snapshot.get('name', '')}, v{share.version}"
+        return out
+
     def latest_code(self, share: BookShare) -> str:
         latest = store.latest_book_share(session=self.session, book_id=share.book_id)
         return latest.code if latest is not None else share.code

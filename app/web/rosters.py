@@ -167,6 +167,16 @@ def added_to(request: Request, system: AnySystem, form: FormData, roster: Roster
 UNKNOWN_SYSTEM = "Système de jeu inconnu."
 
 
+def book_origins(
+    systems: Mapping[str, AnySystem], system: AnySystem, roster: Roster, document: dict[str, Any]
+) -> dict[str, str]:
+    """« Marines de Kessel, v3 » for each published book code the list's units name."""
+    from app.book_service import BookService, drawn_units
+
+    codes = {drawn.book for drawn in drawn_units(system, document)}
+    return BookService(roster_session(roster), systems).origins(codes) if codes else {}
+
+
 def book_updates(
     systems: Mapping[str, AnySystem],
     system: AnySystem,
@@ -208,6 +218,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         context = {
             # What the list's units drawn from army books would get (« Mettre à jour »).
             "book_updates": book_updates(systems, system, roster, parsed, document),
+            "book_origins": book_origins(systems, system, roster, document),
             "system": system,
             "roster": roster,
             "doc": document,

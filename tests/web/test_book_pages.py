@@ -126,6 +126,9 @@ def test_a_second_browser_duplicates_a_published_book_and_builds_a_list(
     assert second.status_code == 303
     editor = other.get(f"/r/{roster_id}").text
     assert "Jaffa" in editor and "Marine" in editor
+    # Each entry says where it comes from: the copy's published version.
+    assert 'id="entry-0-origin"' in editor and 'id="entry-1-origin"' in editor
+    assert 'Livre : <a href="/a/' in editor and "Marines de Kessel (copie), v" in editor
     session.expire_all()
     roster = session.exec(select(Roster).where(Roster.id == roster_id)).one()
     entries = roster.document["entries"]
