@@ -370,3 +370,18 @@ def test_published_page_and_exports(client: TestClient) -> None:
     )
     latest = publish(client, created).json()["code"]
     assert f'href="/a/{latest}"' in client.get(f"/a/{code}").text
+
+
+def test_the_markdown_renders_in_commonmark(client: TestClient) -> None:
+    from markdown_it import MarkdownIt
+
+    hostile = {**BOOK, "name": "Kessel *gras* [lien](http://x)", "units": BOOK["units"]}
+    code = publish(client, create_book(client, hostile)).json()["code"]
+    html = MarkdownIt("commonmark").render(client.get(f"/a/{code}.md").text)
+    # Every unit with its cost, as a list item; user text stays literal.
+    assert html.count("<li><strong>") == 3
+    assert "<li><strong>Jaffa</strong> — 28 pts" in html
+    assert "<li><strong>Marine</strong> — 13 pts" in html
+    assert "<li>Niveau 2 : 15 pts</li>" in html
+    assert "<em>" not in html and 'href="http://x"' not in html
+    assert "Kessel *gras* [lien](http://x)" in html
