@@ -96,17 +96,21 @@ class _Drawn:
 
 def drawn_units(system: AnySystem, document: dict[str, Any]) -> list[_Drawn]:
     """Every place of a roster document that names a book unit as its source."""
+    extras = document.get("extras")
     if is_optioned(system):
-        places = enumerate(document.get("extras", {}).get("units", []))
+        items = extras.get("units") if isinstance(extras, dict) else None
         prefix = "extras.units"
     else:
-        places = enumerate(document.get("entries", []))
+        items = document.get("entries")
         prefix = "entries"
     out = []
-    for index, item in places:
+    for index, item in enumerate(items if isinstance(items, list) else []):
         source = item.get("source") if isinstance(item, dict) else None
-        if isinstance(source, dict) and "book" in source and "unit" in source:
-            out.append(_Drawn(f"{prefix}[{index}]", str(source["book"]), str(source["unit"])))
+        if not isinstance(source, dict):
+            continue
+        book, unit = source.get("book"), source.get("unit")
+        if isinstance(book, str) and isinstance(unit, str) and len(book) <= 16:
+            out.append(_Drawn(f"{prefix}[{index}]", book, unit[:60]))
     return out
 
 

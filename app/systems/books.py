@@ -31,14 +31,13 @@ __all__ = [
 # A book holds at most this many units (the issue's « 200-unit book stays fast »).
 BOOK_MAX_UNITS = 200
 
-UNIT_ID = BOOK_UNIT_ID
 Text = Annotated[str, Field(max_length=2000, pattern=NO_NUL)]
 
 
 class BookUnit(BaseModel):
     model_config = INPUT
 
-    id: str = Field(pattern=UNIT_ID, description="ASCII snake_case, unique in the book.")
+    id: str = Field(pattern=BOOK_UNIT_ID, description="ASCII snake_case, unique in the book.")
     name: str = Field(min_length=1, max_length=80, pattern=NO_NUL)
     text: Text = ""
     definition: dict[str, Any] = Field(

@@ -169,12 +169,15 @@ UNKNOWN_SYSTEM = "Système de jeu inconnu."
 
 def book_origins(
     systems: Mapping[str, AnySystem], system: AnySystem, roster: Roster, document: dict[str, Any]
-) -> dict[str, str]:
-    """« Marines de Kessel, v3 » for each published book code the list's units name."""
+) -> dict[str, tuple[str, str]]:
+    """Each drawn entry's book code and « Marines de Kessel, v3 », by the entry's path."""
     from app.book_service import BookService, drawn_units
 
-    codes = {drawn.book for drawn in drawn_units(system, document)}
-    return BookService(roster_session(roster), systems).origins(codes) if codes else {}
+    drawn = drawn_units(system, document)
+    codes = {d.book for d in drawn}
+    names = BookService(roster_session(roster), systems).origins(codes) if codes else {}
+    # Keyed by the entry's path ("entries[2]"): only well-formed sources are shown.
+    return {d.path: (d.book, names.get(d.book, d.book)) for d in drawn}
 
 
 def book_updates(
