@@ -9,7 +9,17 @@ from sqlmodel import Field, SQLModel
 
 from app.dates import as_utc
 
-__all__ = ["Carnet", "CarnetRoster", "JsonDocument", "Roster", "Share", "as_utc", "utcnow"]
+__all__ = [
+    "Book",
+    "BookShare",
+    "Carnet",
+    "CarnetRoster",
+    "JsonDocument",
+    "Roster",
+    "Share",
+    "as_utc",
+    "utcnow",
+]
 
 JsonDocument = JSON().with_variant(JSONB(), "postgresql")
 
@@ -82,6 +92,49 @@ class Share(SQLModel, table=True):
     roster_id: str | None = Field(default=None, max_length=32, index=True)
     system: str = Field(max_length=32)
     catalogue_version: str = Field(max_length=64)
+    snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    etag: str = Field(max_length=64)
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class Book(SQLModel, table=True):
+    """An army book (a player's own units of one system): a draft like a roster, readable
+    and writable with its edit token (or the key of the carnet that owns it). A book has
+    one owning carnet at most (`carnet_id`, its own column rather than a kind of
+    carnet_roster, whose link points at roster rows)."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    system: str = Field(max_length=32, index=True)
+    name: str = Field(default="", max_length=100)
+    document: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    version: int = Field(default=1)
+    token_hash: str = Field(max_length=64)
+    carnet_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            String(32), ForeignKey("carnet.id", ondelete="SET NULL"), nullable=True, index=True
+        ),
+    )
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    updated_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class BookShare(SQLModel, table=True):
+    """A published version of a book: immutable, behind a short public code. It outlives
+    its book (no foreign key: deleting a book keeps what was published)."""
+
+    __tablename__ = "book_share"
+
+    code: str = Field(primary_key=True, max_length=16)
+    book_id: str = Field(max_length=32, index=True)
+    version: int
+    system: str = Field(max_length=32)
     snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     etag: str = Field(max_length=64)
     created_at: datetime = Field(
