@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.roster_service import RosterError
+from app.store import campaigns as campaign_store
 from app.store import carnets as store
 from app.store.models import Carnet, Roster, as_utc
 
@@ -141,5 +142,5 @@ class CarnetService:
                 for roster in self.rosters(carnet)
             ],
             "books": [],
-            "campaigns": [],
+            "campaigns": campaign_store.listing(session=self.session, carnet_id=carnet.id),
         }

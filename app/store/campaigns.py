@@ -162,3 +162,9 @@ def record(
     session.refresh(line)
     session.refresh(roster)
     return line, stored_share
+
+
+def listing(*, session: Session, carnet_id: str) -> list[dict[str, str]]:
+    """A carnet's campaigns as its listing gives them (api-v1.md « Carnets »)."""
+    campaigns = carnet_campaigns(session=session, carnet_id=carnet_id)
+    return [{"id": c.id, "name": c.name, "system": c.system} for c in campaigns]
