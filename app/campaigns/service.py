@@ -375,6 +375,14 @@ class CampaignService:
         store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
         return roster
 
+    def join_held(self, campaign: Campaign, roster: Roster) -> None:
+        """A roster the player's carnet holds joins (the page checked the join code)."""
+        if store.is_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id):
+            return
+        if store.count_gangs(session=self.session, campaign_id=campaign.id) >= CAMPAIGN_MAX_GANGS:
+            raise CampaignFull(campaign.id)
+        store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
+
     def standings(self, campaign: Campaign) -> list[ledger.Standing]:
         gangs = store.gangs(session=self.session, campaign_id=campaign.id)
         rows = store.campaign_lines(session=self.session, campaign_id=campaign.id)

@@ -168,3 +168,15 @@ def listing(*, session: Session, carnet_id: str) -> list[dict[str, str]]:
     """A carnet's campaigns as its listing gives them (api-v1.md « Carnets »)."""
     campaigns = carnet_campaigns(session=session, carnet_id=carnet_id)
     return [{"id": c.id, "name": c.name, "system": c.system} for c in campaigns]
+
+
+def campaigns_of(*, session: Session, roster_id: str) -> list[Campaign]:
+    """The campaigns a roster joined, and (for the form's opponent list) nothing more."""
+    query = (
+        select(Campaign)
+        .join(CampaignGang, col(CampaignGang.campaign_id) == col(Campaign.id))
+        .where(CampaignGang.roster_id == roster_id)
+        .order_by(col(Campaign.created_at).desc())
+        .limit(50)
+    )
+    return list(session.exec(query).all())
