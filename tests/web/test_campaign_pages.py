@@ -45,7 +45,7 @@ def test_after_the_battle_from_the_form(browser: TestClient) -> None:
     assert second.status_code == 303
     page = browser.get(f"/r/{gang['id']}/campagne").text
     row = re.search(r'<tr id="fighter-1">(.*?)</tr>', page, re.S)
-    assert row and '<td class="actions">3</td>' in row[1]  # 105 XP, L10
+    assert row and '<td class="acts">3</td>' in row[1]  # 105 XP, L10
     assert "B2 : CT −1 (Œil crevé)" in page
     third = record(browser, gang["id"], {"result": "loss", "f4_state": "dead"})
     assert third.status_code == 303
