@@ -67,3 +67,35 @@ def test_a_correction_and_a_score() -> None:
         "\n"
         "[url=u]Le gang sur Caserne[/url]\n"
     )
+
+
+def test_the_report_renders_in_a_real_bbcode_parser() -> None:
+    """bbcode (a maintained phpBB-style parser) renders every tag the report opens, and a
+    bracket typed by a player opens none."""
+    import bbcode
+
+    line = {
+        "battle": 3,
+        "date": "2026-12-01",
+        "opponent": "Les [b]Goliaths",
+        "scenario": "",
+        "result": "loss",
+        "points": None,
+        "fighters": [
+            {"entry": 1, "name": "Ganger 1", "xp": 20, "changes": [], "rep": None, "state": None}
+        ],
+        "recruits": [],
+        "notes": "Serré.",
+        "corrects": None,
+    }
+    html = bbcode.Parser().format(
+        battle_bbcode("Les Orlocks", line, "https://caserne.test/campagne/gang/abc")
+    )
+    assert html == (
+        "<strong>Rapport de bataille — Les Orlocks</strong><br />"
+        "Bataille 3 — 1er décembre 2026 — contre Les ［b］Goliaths — <strong>Défaite</strong><br />"
+        "<ul><li><strong>Ganger 1</strong> : +20 XP</li></ul>"
+        "<blockquote>Serré.</blockquote><br />"
+        '<a rel="nofollow" href="https://caserne.test/campagne/gang/abc">Le gang sur Caserne</a>'
+        "<br />"
+    )
