@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.roster_service import RosterError
 from app.store import books as book_store
+from app.store import campaigns as campaign_store
 from app.store import carnets as store
 from app.store.models import Carnet, Roster, as_utc
 
@@ -151,5 +152,5 @@ class CarnetService:
                 }
                 for book in book_store.books_of_carnet(session=self.session, carnet_id=carnet.id)
             ],
-            "campaigns": [],
+            "campaigns": campaign_store.listing(session=self.session, carnet_id=carnet.id),
         }

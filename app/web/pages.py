@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
-from app.web import book_pages, books, library, play, rosters, shares
+from app.web import book_pages, books, campaigns, library, play, rosters, shares
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
@@ -51,4 +51,5 @@ def routers(
         library.router(systems),
         books.router(),
         book_pages.router(systems),
+        campaigns.router(),
     ]

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app.api.v1.books import books_router
+from app.api.v1.campaigns import campaigns_router
 from app.api.v1.rosters import rosters_router
 from app.api.v1.systems import systems_router
 from app.systems.base import AnySystem
@@ -33,4 +34,5 @@ def api_routers(
         systems_router(dict(systems)),
         rosters_router(dict(systems)),
         books_router(dict(systems)),
+        campaigns_router(dict(systems)),
     ], bodies
