@@ -58,10 +58,13 @@ def _bearer_security(operation: dict[str, Any]) -> None:
     """The routes that read `Authorization` say so as a security scheme (a client or a
     fuzzer then knows where the edit token goes) instead of a free header parameter."""
     parameters = operation.get("parameters", [])
-    kept = [p for p in parameters if not (p["in"] == "header" and p["name"] == "authorization")]
-    if len(kept) != len(parameters):
-        operation["parameters"] = kept
-        operation["security"] = [{SECURITY: []}]
+    read = [p for p in parameters if p["in"] == "header" and p["name"] == "authorization"]
+    if read:
+        operation["parameters"] = [p for p in parameters if p not in read]
+        # Where the route answers without it (no 401: a new book or campaign, placed in a
+        # carnet only when its key is sent), the empty requirement says anonymous is allowed.
+        optional = "401" not in operation.get("responses", {})
+        operation["security"] = [{SECURITY: []}, {}] if optional else [{SECURITY: []}]
 
 
 def _required_if_match(operation: dict[str, Any]) -> None:
