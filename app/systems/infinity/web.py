@@ -18,12 +18,12 @@ from app.store.models import Roster
 from app.systems.infinity import InfinitySystem
 from app.systems.infinity.forms import (
     ava_value,
+    combat_order,
     entry_count,
     entry_ref,
     group_of,
     group_value,
     slug,
-    sort_key,
     swc_value,
     unique,
     with_trooper,
@@ -87,6 +87,9 @@ DEFAULT_TROOPER: dict[str, Any] = {
 
 class InfinityPages(SystemPages[InfinitySystem]):
     offers = frozenset({"catalogue", "creator"})
+    # The last form's combat order (entry_from_form is asked once per row of one form); a
+    # tuple swapped whole, so a save in another thread never reads another form's order.
+    _order: tuple[FormData, list[int]] | None = None
     labels: ClassVar[Mapping[str, str]] = {
         "group": "Groupe",
         "option": "Option",
@@ -270,9 +273,11 @@ class InfinityPages(SystemPages[InfinitySystem]):
         group). A removal keeps the order the player saw, so that the right line goes."""
         source = index
         if not str(form.get("action") or "").startswith("remove:"):
-            total = entry_count(form)
-            order = sorted(range(total), key=lambda i: sort_key(form, i))
-            source = order[index]
+            # One order per form, not one per row (document_from_form asks row by row).
+            last = self._order
+            if last is None or last[0] is not form:
+                last = self._order = (form, combat_order(form))
+            source = last[1][index]
         if source != index:
             entry = entry_ref(form, source)
             entry["count"] = int_or_raw(form.get(f"entry-{source}-count"))
