@@ -121,7 +121,7 @@ def profile(
         saves(TestClient(profiled), path, headers, fields, n)
     finally:
         fastapi.routing.run_in_threadpool = pooled
-    print(profiler.output_text(unicode=True, color=False))
+    print(profiler.output_text(unicode=True, color=False, flat=True, flat_time="total"))
 
 
 def main() -> None:
