@@ -13,6 +13,8 @@ from typing import Any
 from sqlmodel import Session
 
 from app.roster_service import RosterError
+from app.store import books as book_store
+from app.store import campaigns as campaign_store
 from app.store import carnets as store
 from app.store.models import Carnet, Roster, as_utc
 
@@ -140,6 +142,15 @@ class CarnetService:
                 }
                 for roster in self.rosters(carnet)
             ],
-            "books": [],
-            "campaigns": [],
+            "books": [
+                {
+                    "id": book.id,
+                    "name": book.name,
+                    "system": book.system,
+                    "version": book.version,
+                    "updated_at": as_utc(book.updated_at),
+                }
+                for book in book_store.books_of_carnet(session=self.session, carnet_id=carnet.id)
+            ],
+            "campaigns": campaign_store.listing(session=self.session, carnet_id=carnet.id),
         }

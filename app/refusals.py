@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI, Request, Response
 
+from app.book_service import NoSuchBook, NoSuchBookShare, UnknownSystem
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -74,6 +75,19 @@ PRIVATE = (
 # Most specific first: the first class an error is an instance of answers it.
 TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     (NoSuchRoster, Answer(404, _const("No such roster."), "Cette liste n'existe pas.")),
+    (NoSuchBook, Answer(404, _const("No such book."), "Ce livre d'armée n'existe pas.")),
+    (
+        NoSuchBookShare,
+        Answer(404, _const("No such published book."), "Ce livre publié n'existe pas."),
+    ),
+    (
+        UnknownSystem,
+        Answer(
+            422,
+            lambda e: f"Unknown game system {e.system!r}." if isinstance(e, UnknownSystem) else "",
+            "Système de jeu inconnu.",
+        ),
+    ),
     (
         TokenMissing,
         Answer(

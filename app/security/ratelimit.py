@@ -58,9 +58,17 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "PUT", re.compile(rf"/api/v1/rosters/{ID}")),
     Route("write", "DELETE", re.compile(rf"/api/v1/rosters/{ID}")),
     Route("write", "POST", re.compile(rf"/r/{ID}")),
+    # Army books (api-v1.md « Army books »): limited as lists are.
+    Route("create", "POST", re.compile(r"/api/v1/books")),
+    Route("share", "POST", re.compile(rf"/api/v1/books/{ID}/shares")),
+    Route("write", "PUT", re.compile(rf"/api/v1/books/{ID}")),
+    Route("write", "DELETE", re.compile(rf"/api/v1/books/{ID}")),
+    Route("write", "POST", re.compile(rf"/api/v1/rosters/{ID}/updates")),
 )
 # Routes that check an edit token or a carnet's key; 401/403 there are failed checks.
-ROSTER_PATH = re.compile(r"/(?:api/v1/rosters|api/v1/carnets|r|carnet)/(?P<id>[^/]+)(?:/.*)?")
+ROSTER_PATH = re.compile(
+    r"/(?:api/v1/rosters|api/v1/carnets|api/v1/books|r|carnet)/(?P<id>[^/]+)(?:/.*)?"
+)
 FAILED = (401, 403)
 
 

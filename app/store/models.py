@@ -3,13 +3,27 @@
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, String
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 from app.dates import as_utc
 
-__all__ = ["Carnet", "CarnetRoster", "JsonDocument", "Roster", "Share", "as_utc", "utcnow"]
+__all__ = [
+    "Battle",
+    "Book",
+    "BookShare",
+    "Campaign",
+    "CampaignGang",
+    "Carnet",
+    "CarnetCampaign",
+    "CarnetRoster",
+    "JsonDocument",
+    "Roster",
+    "Share",
+    "as_utc",
+    "utcnow",
+]
 
 JsonDocument = JSON().with_variant(JSONB(), "postgresql")
 
@@ -84,6 +98,136 @@ class Share(SQLModel, table=True):
     catalogue_version: str = Field(max_length=64)
     snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     etag: str = Field(max_length=64)
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class Book(SQLModel, table=True):
+    """An army book (a player's own units of one system): a draft like a roster, readable
+    and writable with its edit token (or the key of the carnet that owns it). A book has
+    one owning carnet at most (`carnet_id`, its own column rather than a kind of
+    carnet_roster, whose link points at roster rows)."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    system: str = Field(max_length=32, index=True)
+    name: str = Field(default="", max_length=100)
+    document: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    version: int = Field(default=1)
+    token_hash: str = Field(max_length=64)
+    carnet_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            String(32), ForeignKey("carnet.id", ondelete="SET NULL"), nullable=True, index=True
+        ),
+    )
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    updated_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class BookShare(SQLModel, table=True):
+    """A published version of a book: immutable, behind a short public code. It outlives
+    its book (no foreign key: deleting a book keeps what was published)."""
+
+    __tablename__ = "book_share"
+
+    code: str = Field(primary_key=True, max_length=16)
+    book_id: str = Field(max_length=32, index=True)
+    version: int
+    system: str = Field(max_length=32)
+    snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    etag: str = Field(max_length=64)
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class Campaign(SQLModel, table=True):
+    """A club's campaign of one system (api-v1.md « Campaigns »): the organiser keeps its
+    edit token, players join with its join code; both are stored as hashes only."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    system: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    notes: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    token_hash: str = Field(max_length=64)
+    join_hash: str = Field(max_length=64)
+    created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class CampaignGang(SQLModel, table=True):
+    """A roster that joined a campaign."""
+
+    __tablename__ = "campaign_gang"
+
+    campaign_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    roster_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("roster.id", ondelete="CASCADE"), primary_key=True, index=True
+        )
+    )
+    joined_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class CarnetCampaign(SQLModel, table=True):
+    """A campaign a carnet holds (its organiser's)."""
+
+    __tablename__ = "carnet_campaign"
+
+    carnet_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("carnet.id", ondelete="CASCADE"), primary_key=True)
+    )
+    campaign_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    added_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+
+
+class Battle(SQLModel, table=True):
+    """One line of a roster's ledger: written once, never changed (a correction is a new
+    line naming the one it corrects). `number` counts from 1 per roster; the unique pair
+    (roster, number) is what makes two writers' lines never merge into one."""
+
+    __table_args__ = (UniqueConstraint("roster_id", "number", name="uq_battle_roster_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    roster_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("roster.id", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    number: int
+    campaign_id: str | None = Field(default=None, max_length=32, index=True)
+    opponent_roster_id: str | None = Field(default=None, max_length=32, index=True)
+    date: str = Field(max_length=10)
+    opponent: str = Field(default="", max_length=100)
+    scenario: str = Field(default="", max_length=100)
+    result: str = Field(max_length=8)
+    points: int | None = Field(default=None)
+    score: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JsonDocument, nullable=True)
+    )
+    notes: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    fighters: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    recruits: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    corrects: int | None = Field(default=None)
+    share_code: str = Field(max_length=16)
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )

@@ -69,7 +69,32 @@ def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
     schema["oneOf"] = branches
 
 
-class EntryBase(BaseModel):
+# A book unit's id (app/systems/books.py): ASCII snake_case.
+BOOK_UNIT_ID = r"^[a-z0-9][a-z0-9_]{0,59}$"
+
+
+class BookSource(BaseModel):
+    """Where a list's unit comes from (api-v1.md « Army books »): a published version's
+    share code and the book unit's id. The definition itself is copied beside it."""
+
+    model_config = INPUT
+
+    book: str = Field(min_length=1, max_length=16, pattern=r"^[0-9a-z]+$")
+    unit: str = Field(min_length=1, max_length=60, pattern=BOOK_UNIT_ID)
+
+
+class HasSource(BaseModel):
+    """A model that may carry a `source`; it is written only when there is one, so that the
+    documents of lists made without books stay exactly as they were."""
+
+    source: BookSource | None = Field(
+        None,
+        description="The army book unit it was drawn from (its definition is copied here).",
+        exclude_if=lambda value: value is None,
+    )
+
+
+class EntryBase(HasSource):
     """Fields every roster entry has; systems add `unit` and `custom` with their own types."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request, Response
 
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
-from app.web import library, play, rosters, shares
+from app.web import book_pages, books, campaigns, library, play, rosters, shares
 from app.web.render import render
 from app.web.system_pages import SystemPages
 
@@ -49,4 +49,7 @@ def routers(
         *(system_page.router() for system_page in pages.values()),
         rosters.router(dict(systems), pages),
         library.router(systems),
+        books.router(),
+        book_pages.router(systems),
+        campaigns.router(),
     ]

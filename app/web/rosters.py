@@ -167,6 +167,36 @@ def added_to(request: Request, system: AnySystem, form: FormData, roster: Roster
 UNKNOWN_SYSTEM = "Système de jeu inconnu."
 
 
+def book_origins(
+    systems: Mapping[str, AnySystem], system: AnySystem, roster: Roster, document: dict[str, Any]
+) -> dict[str, tuple[str, str]]:
+    """Each drawn entry's book code and « Marines de Kessel, v3 », by the entry's path."""
+    from app.book_service import BookService, drawn_units
+
+    drawn = drawn_units(system, document)
+    codes = {d.book for d in drawn}
+    names = BookService(roster_session(roster), systems).origins(codes) if codes else {}
+    # Keyed by the entry's path ("entries[2]"): only well-formed sources are shown.
+    return {d.path: (d.book, names.get(d.book, d.book)) for d in drawn}
+
+
+def book_updates(
+    systems: Mapping[str, AnySystem],
+    system: AnySystem,
+    roster: Roster,
+    parsed: BaseModel | None,
+    document: dict[str, Any],
+) -> Any:
+    """The newer book versions the list's drawn units would get, or None (no lookup when
+    no unit of the list comes from a book)."""
+    from app.book_service import BookService, drawn_units
+
+    if parsed is None or not drawn_units(system, document):
+        return None
+    found = BookService(roster_session(roster), systems).updates(system, parsed)
+    return found if found.updates else None
+
+
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
@@ -189,6 +219,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         last_share = service_of(request, roster_session(roster)).shared(roster)
         entries = document.get("entries", [])
         context = {
+            # What the list's units drawn from army books would get (« Mettre à jour »).
+            "book_updates": book_updates(systems, system, roster, parsed, document),
+            "book_origins": book_origins(systems, system, roster, document),
             "system": system,
             "roster": roster,
             "doc": document,
@@ -249,6 +282,28 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         if unit is None:
             return html_error(request, 422, "Aucun profil choisi.")
         return add_entry_to_roster(request, session, system, form, unit, chosen)
+
+    @router.post("/r/{roster_id}/livres")
+    def update_from_books(
+        roster: EditableRoster, request: Request, rosters: Rosters, form: FormDep
+    ) -> Response:
+        """« Mettre à jour »: one unit (`path`) or all of them take their book's newest
+        published version."""
+        from app.book_service import BookService
+
+        system = systems[roster.system]
+        version = str(form.get("version", ""))
+        path = str(form.get("path", ""))[:40]
+        if not version.isdigit():
+            return html_error(request, 422, "Version de la liste manquante.")
+        books = BookService(roster_session(roster), systems)
+        applied = books.apply(system, rosters.document(roster), [path] if path else None)
+        try:
+            document = system.roster_model.model_validate(applied)
+        except ValidationError:
+            return html_error(request, 422, "Cette mise à jour ne tient plus dans la liste.")
+        rosters.replace(roster, int(version[:9]), document)
+        return redirect(request, f"/r/{roster.id}")
 
     @router.get("/r/{roster_id}")
     def open_roster(roster: EditableRoster, request: Request, rosters: Rosters) -> Response:

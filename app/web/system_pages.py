@@ -241,7 +241,9 @@ class SystemPages(Generic[SystemT]):
             liste: str | None = None,
             entree: str | None = None,
             ajoute: str | None = None,
+            livre: str | None = None,
         ) -> Response:
+            self.note_book_target(request, session, livre)
             if entree is None:
                 target = self.target_of(request, session, liste, added=ajoute is not None)
                 return self.creator_page(request, session, self.default_unit(), target=target)
@@ -253,13 +255,35 @@ class SystemPages(Generic[SystemT]):
 
         @router.post("/createur")
         def creator_preview(request: Request, session: SessionDep, form: FormDep) -> Response:
+            self.note_book_target(request, session, form.get("livre"))
             return self.preview(request, session, form)
+
+        @router.post("/createur/livre")
+        def creator_add_to_book(request: Request, session: SessionDep, form: FormDep) -> Response:
+            """The creator's unit into the army book it was opened from (kept even when
+            invalid: the book shows its issues)."""
+            from app.web.book_pages import add_unit_to_book
+
+            values = self.unit_from_form(form)
+            name = str(values.get("name") or form.get("name") or "")
+            book_id = str(form.get("livre", ""))
+            return add_unit_to_book(
+                request, session, self.system, book_id, name, self.definition(values)
+            )
 
         @router.post("/createur/ajouter")
         def creator_add(
             request: Request, session: SessionDep, form: FormDep, chosen: ChosenRoster
         ) -> Response:
             return self.add_created(request, session, form, chosen)
+
+    def note_book_target(self, request: Request, session: Session, book_id: Any) -> None:
+        """Remembers for the page the army book (of this browser, of this system) that
+        `?livre=` or the form's `livre` names: the creator then offers « Ajouter au livre »."""
+        from app.web.book_pages import my_book
+
+        book = my_book(request, session, str(book_id)[:64]) if book_id else None
+        request.state.book_target = book if book and book.system == self.system_id else None
 
     def preview(self, request: Request, session: Session, form: FormData) -> Response:
         edited = None
@@ -353,6 +377,7 @@ class SystemPages(Generic[SystemT]):
             "my_rosters": roster_choices(request, session, self.system_id),
             "editing": edited,
             "target": target,
+            "book_target": getattr(request.state, "book_target", None),
             **self.context(),
         }
         template = f"systems/{self.system_id}/creator.html"

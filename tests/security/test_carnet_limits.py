@@ -13,7 +13,9 @@ def test_failed_key_checks_are_rate_limited(make_client: Callable[..., TestClien
     carnet = make_carnet(client)
     base = f"/api/v1/carnets/{carnet['id']}"
     assert client.get(base, headers={"Authorization": "Bearer wrong"}).status_code == 403
+    # No key at all is no failed check (issue 13: a visit without a token guesses nothing).
     assert client.get(base).status_code == 401
+    assert client.get(base, headers={"Authorization": "Bearer wrong too"}).status_code == 403
     assert client.get(f"/carnet/{carnet['id']}", params={"t": "wrong"}).status_code == 403
     over = client.get(base, headers=key(carnet))  # even the right key, once over the limit
     assert over.status_code == 429 and "retry-after" in over.headers

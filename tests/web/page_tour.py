@@ -4,6 +4,7 @@ TestClient. The HTML validity test and the browser's axe test read the same list
 
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -74,6 +75,9 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} feuille compacte", f"{code}/feuille?compacte=1")
         get(f"{system} partie", f"{code}/partie")
         get(f"{system} partie (liste)", f"{editor}/partie")
+        get(f"{system} campagne (gang)", f"{editor}/campagne")
+        if system == "necrowarzone":
+            campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
@@ -83,6 +87,31 @@ def pages(client: TestClient) -> list[Page]:
     score = client.post("/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"})
     found.append(Page("dcsystem score (erreur)", "", score.text))
     return found
+
+
+def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str) -> None:
+    """A campaign, its join page, a battle recorded (and one refused) on a gang, its
+    public page."""
+    made = client.post("/api/v1/campaigns", json={"system": "necrowarzone", "name": "Ruche"})
+    campaign = made.json()
+    get("campagne (vide)", f"/c/{campaign['id']}")
+    join = f"/c/{campaign['id']}/rejoindre?code={campaign['join_code']}"
+    get("rejoindre une campagne", join)
+    listed = editor.removeprefix("/r/")
+    joined = client.post(join.split("?")[0], data={"code": campaign["join_code"], "roster": listed})
+    assert joined.status_code == 303, joined.text
+    page = client.get(f"{editor}/campagne").text
+    version = page.split('name="version" value="')[1].split('"')[0]
+    battle = {"version": version, "date": "2026-12-01", "result": "win", "f0_xp": "12"}
+    done = client.post(f"{editor}/campagne", data={**battle, "campaign": campaign["id"]})
+    assert done.status_code == 303, done.text
+    bad = client.post(f"{editor}/campagne", data={**battle, "f0_xp": "beaucoup"})
+    assert bad.status_code == 422
+    found.append(Page("campagne (gang, erreur)", "", bad.text))
+    get("campagne (gang, une bataille)", f"{editor}/campagne")
+    get("campagne (classement)", f"/c/{campaign['id']}")
+    share = client.get(f"{editor}/campagne").text.split('href="/campagne/rapport/')[1][:8]
+    get("campagne (page publique du gang)", f"/campagne/gang/{share}")
 
 
 class _Fields(HTMLParser):

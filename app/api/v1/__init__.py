@@ -5,6 +5,8 @@ from collections.abc import Mapping, Sequence
 from fastapi import APIRouter
 from pydantic import BaseModel
 
+from app.api.v1.books import books_router
+from app.api.v1.campaigns import campaigns_router
 from app.api.v1.rosters import rosters_router
 from app.api.v1.systems import systems_router
 from app.systems.base import AnySystem
@@ -27,4 +29,10 @@ def api_routers(
             router, models = spec.api(systems[spec.id])
             extensions.append(router)
             bodies += models
-    return [*extensions, systems_router(dict(systems)), rosters_router(dict(systems))], bodies
+    return [
+        *extensions,
+        systems_router(dict(systems)),
+        rosters_router(dict(systems)),
+        books_router(dict(systems)),
+        campaigns_router(dict(systems)),
+    ], bodies

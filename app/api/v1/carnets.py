@@ -50,7 +50,7 @@ class CarnetCampaign(BaseModel):
 class CarnetOut(BaseModel):
     id: str
     rosters: list[CarnetRosterItem] = Field(description="Most recently changed first.")
-    books: list[CarnetRosterItem] = Field(description="Army books (none yet).")
+    books: list[CarnetRosterItem] = Field(description="Army books, most recently changed first.")
     campaigns: list[CarnetCampaign] = Field(description="Campaigns (none yet).")
 
 

@@ -217,6 +217,9 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         return Response(body.model_dump_json(), media_type="application/json", headers=headers)
 
     carnet_routes(router, document_type, RosterCreated, created)
+    from app.api.v1.books import roster_update_routes  # the books' module imports this one
+
+    roster_update_routes(router, RosterOut, roster_out)
     return router
 
 

@@ -17,6 +17,7 @@ from pydantic import (
 
 from app.systems.base import NO_NUL, integer
 from app.systems.catalogued import RosterBase
+from app.systems.inputs import HasSource
 
 # Ids whose meaning the engine knows (api-v1.md, "### infinity"); other strings are free text.
 AD_COMBAT_JUMP = "ad_combat_jump"  # L19-24: may stay off the table at deployment
@@ -121,7 +122,7 @@ class InfinityTrooperOption(Document):
     )
 
 
-class InfinityTrooper(Document):
+class InfinityTrooper(Document, HasSource):
     """A trooper type (api-v1.md): catalogue `units`, `extras.units`, the cost body's `unit`."""
 
     id: Id

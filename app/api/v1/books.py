@@ -1,0 +1,291 @@
+"""Army books for third-party tools: api-v1.md « Army books » (create, read, replace with
+If-Match, delete, publish, read a published version) and the updates a roster drawn from
+books would get. Refusals rise as the services' exceptions; app/refusals.py answers them."""
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+from pydantic import BaseModel, Field, create_model
+
+from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
+from app.api.v1.rosters import VERSION_PATTERN, parse_version
+from app.book_service import BookService, Updates
+from app.db import SessionDep
+from app.http_cache import not_modified
+from app.problems import ApiError, Problem
+from app.store.models import Book
+from app.systems.base import AnySystem
+from app.systems.books import BookDocument, BookValidation
+from app.urls import public_base
+
+__all__ = ["books_router", "roster_update_routes"]
+
+BOOK_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Problem, "description": "No edit token (or carnet key)."},
+    403: {"model": Problem, "description": "Wrong edit token (or carnet key)."},
+    404: {"model": Problem, "description": "No such book."},
+}
+TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
+# A published version never changes, but its `latest` does: caches keep it this long.
+LATEST_MAX_AGE = 60
+
+
+class BookExports(BaseModel):
+    bbcode: str
+    markdown: str
+    text: str
+    json_: str = Field(alias="json", serialization_alias="json")
+
+
+class BookPublished(BaseModel):
+    code: str
+    url: str = Field(description="The published page, /a/{code}.")
+    version: int = Field(description="The book's version this publication froze.")
+    exports: BookExports
+
+
+class BookOut(BaseModel):
+    id: str
+    version: int
+    book: BookDocument
+    validation: BookValidation
+
+
+class BookCreated(BookOut):
+    edit_token: str = Field(description="Shown once; only its hash is stored.")
+
+
+class BookShareOut(BaseModel):
+    code: str
+    book: str = Field(description="The book's id.")
+    version: int
+    system: str
+    name: str
+    army: str
+    description: str
+    units: list[dict[str, Any]]
+    validation: BookValidation
+    created_at: str
+    latest: str = Field(description="The code of the book's newest published version.")
+
+
+class ApplyUpdates(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    paths: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        None, max_length=200, description="The `path`s to update; none: all of them."
+    )
+
+
+def book_service(request: Request, session: SessionDep) -> BookService:
+    return BookService(session, request.app.state.systems)
+
+
+Books = Annotated[BookService, Depends(book_service)]
+
+
+def _book(book_id: str, books: Books, authorization: Authorization = None) -> Book:
+    return books.authorize(book_id, bearer(authorization))
+
+
+EditableBook = Annotated[Book, Depends(_book)]
+
+
+def published_links(base: str, code: str, version: int) -> BookPublished:
+    url = f"{base}/a/{code}"
+    return BookPublished(
+        code=code,
+        url=url,
+        version=version,
+        exports=BookExports(
+            bbcode=f"{url}.bbcode", markdown=f"{url}.md", text=f"{url}.txt", json=f"{url}.json"
+        ),
+    )
+
+
+def books_router(systems: dict[str, AnySystem]) -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["books"])
+    system_ids: Any = Literal[tuple(systems)]
+    book_in: Any = create_model(
+        "BookIn",
+        __base__=BookDocument,
+        system=(system_ids, Field(description="One of /api/v1/systems.")),
+    )
+
+    def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str, Any]:
+        return {
+            "id": book.id,
+            "version": book.version,
+            "book": document.model_dump(mode="json"),
+            "validation": books.validation(document).model_dump(mode="json"),
+        }
+
+    @router.post(
+        "/books",
+        status_code=201,
+        response_model=BookCreated,
+        responses={
+            403: {"model": Problem, "description": "Wrong carnet key."},
+            404: {"model": Problem, "description": "No such carnet."},
+            413: TOO_HEAVY,
+            422: {"model": Problem},
+        },
+        summary="Store an army book (a carnet key as Bearer puts it in that carnet)",
+        operation_id="create_book",
+    )
+    def create_book(
+        body: book_in,
+        books: Books,
+        response: Response,
+        authorization: Authorization = None,
+    ) -> Any:
+        document = BookDocument.model_validate(body.model_dump())
+        key = bearer(authorization)
+        owner = books.carnet_of_key(key) if key is not None else None
+        book, token = books.create(document, owner)
+        response.headers["ETag"] = f'"{book.version}"'
+        response.headers["Location"] = f"/api/v1/books/{book.id}"
+        return {**book_out(book, document, books), "edit_token": token}
+
+    @router.get(
+        "/books/{book_id}",
+        response_model=BookOut,
+        responses=BOOK_PROBLEMS,
+        summary="Read a book (edit token or its carnet's key)",
+        operation_id="get_book",
+    )
+    def get_book(book: EditableBook, books: Books, response: Response) -> Any:
+        response.headers["ETag"] = f'"{book.version}"'
+        response.headers["Cache-Control"] = "private, no-store"
+        return book_out(book, books.document(book), books)
+
+    @router.put(
+        "/books/{book_id}",
+        response_model=BookOut,
+        responses={
+            **BOOK_PROBLEMS,
+            409: {"model": Problem, "description": "Stale version: nothing changed."},
+            413: TOO_HEAVY,
+            422: {"model": Problem},
+            428: {"model": Problem, "description": "If-Match missing."},
+        },
+        summary="Replace a book (edit token and If-Match: <version>)",
+        operation_id="replace_book",
+    )
+    def replace_book(
+        book: EditableBook,
+        body: book_in,
+        books: Books,
+        response: Response,
+        if_match: Annotated[
+            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
+            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
+        ] = None,  # type: ignore[assignment]
+    ) -> Any:
+        document = BookDocument.model_validate(body.model_dump())
+        if document.system != book.system:
+            raise ApiError(422, f"This book is a {book.system!r} book.")
+        book = books.replace(book, parse_version(if_match, book.version), document)
+        response.headers["ETag"] = f'"{book.version}"'
+        return book_out(book, document, books)
+
+    @router.delete(
+        "/books/{book_id}",
+        status_code=204,
+        responses=BOOK_PROBLEMS,
+        summary="Delete a book (its published versions stay)",
+        operation_id="delete_book",
+    )
+    def delete_book(book: EditableBook, books: Books) -> Response:
+        books.delete(book)
+        return Response(status_code=204)
+
+    @router.post(
+        "/books/{book_id}/shares",
+        status_code=201,
+        response_model=BookPublished,
+        responses={
+            **BOOK_PROBLEMS,
+            200: {"model": BookPublished, "description": "Unchanged since its last publication."},
+            413: TOO_HEAVY,
+        },
+        summary="Publish the book: an immutable version at a short code",
+        operation_id="publish_book",
+    )
+    def publish_book(book: EditableBook, request: Request, books: Books, response: Response) -> Any:
+        share, new = books.publish(book)
+        if not new:
+            response.status_code = 200
+        return published_links(public_base(request), share.code, share.version).model_dump(
+            by_alias=True
+        )
+
+    @router.get(
+        "/book-shares/{code}",
+        response_model=BookShareOut,
+        responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
+        summary="A published version of a book (public; immutable but for `latest`)",
+        operation_id="get_book_share",
+    )
+    def get_book_share(code: str, request: Request, books: Books) -> Any:
+        share = books.share(code)
+        body = books.share_body(share)
+        etag = f"{share.etag}-{body['latest']}"
+        headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={LATEST_MAX_AGE}"}
+        if not_modified(request, etag):
+            return Response(status_code=304, headers=headers)
+        payload = BookShareOut.model_validate(body).model_dump_json()
+        return Response(payload, media_type="application/json", headers=headers)
+
+    return router
+
+
+def roster_update_routes(
+    router: APIRouter, roster_out_model: type[BaseModel], roster_out: Any
+) -> None:
+    """GET and POST /api/v1/rosters/{id}/updates, on the rosters' router (their types)."""
+
+    @router.get(
+        "/rosters/{roster_id}/updates",
+        response_model=Updates,
+        responses=BOOK_PROBLEMS,
+        summary="What the roster's units drawn from books would get from newer versions",
+        operation_id="get_roster_updates",
+    )
+    def get_roster_updates(
+        roster: EditableRoster, rosters: Rosters, books: Books, response: Response
+    ) -> Any:
+        response.headers["Cache-Control"] = "private, no-store"
+        system = rosters.system(roster)
+        return books.updates(system, rosters.document(roster))
+
+    @router.post(
+        "/rosters/{roster_id}/updates",
+        response_model=roster_out_model,
+        responses={
+            **BOOK_PROBLEMS,
+            409: {"model": Problem, "description": "Stale version: nothing changed."},
+            422: {"model": Problem},
+            428: {"model": Problem, "description": "If-Match missing."},
+        },
+        summary="Apply the updates (all, or those at `paths`): the updated roster",
+        operation_id="apply_roster_updates",
+    )
+    def apply_roster_updates(
+        roster: EditableRoster,
+        body: ApplyUpdates,
+        rosters: Rosters,
+        books: Books,
+        response: Response,
+        if_match: Annotated[
+            str,  # noqa: RUF013
+            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
+        ] = None,  # type: ignore[assignment]
+    ) -> Any:
+        expected = parse_version(if_match, roster.version)
+        system = rosters.system(roster)
+        applied = books.apply(system, rosters.document(roster), body.paths)
+        document = system.roster_model.model_validate(applied)
+        roster = rosters.replace(roster, expected, document)
+        response.headers["ETag"] = f'"{roster.version}"'
+        return roster_out(roster, document)

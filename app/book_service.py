@@ -1,0 +1,411 @@
+"""What may be done to an army book, for the JSON API and the pages alike: create, read
+with its edit token (or its carnet's key), replace, delete, publish; and what a list drawn
+from books would get from their newer published versions (api-v1.md « Army books »).
+
+Refusals are RosterError subclasses, so app/refusals.py answers them at every edge.
+"""
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session, select
+
+from app.carnet_service import KeyRefused
+from app.roster_service import (
+    RosterError,
+    StaleVersion,
+    StoredRosterInvalid,
+    TokenMissing,
+    TokenRefused,
+    check,
+    encoded,
+)
+from app.store import books as store
+from app.store import carnets as carnet_store
+from app.store.models import Book, BookShare, Carnet, as_utc
+from app.store.rosters import hash_token, token_matches
+from app.systems.base import AnySystem
+from app.systems.books import (
+    BookDocument,
+    BookValidation,
+    definition_model,
+    is_optioned,
+    validate_book,
+)
+from app.systems.changes import changes
+
+__all__ = [
+    "BOOK_MAX_BYTES",
+    "BookService",
+    "NoSuchBook",
+    "NoSuchBookShare",
+    "UnknownSystem",
+    "Update",
+    "Updates",
+]
+
+# What one book may weigh as UTF-8 JSON: 200 custom No Limits units weigh about 200 kB.
+BOOK_MAX_BYTES = 512 * 1024
+SNAPSHOT_MAX_BYTES = 2 * 1024 * 1024
+
+
+class NoSuchBook(RosterError):
+    pass
+
+
+class NoSuchBookShare(RosterError):
+    pass
+
+
+class UnknownSystem(RosterError):
+    def __init__(self, system: str) -> None:
+        self.system = system
+        super().__init__(f"unknown game system {system!r}")
+
+
+class Update(BaseModel):
+    """What one roster entry (or Infinity trooper) drawn from a book would get."""
+
+    path: str
+    book: str
+    latest: str
+    unit: str
+    status: str
+    points_before: int
+    points_after: int
+    changes: list[str]
+
+
+class Updates(BaseModel):
+    updates: list[Update]
+    points_before: int
+    points_after: int
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A unit of a list drawn from a book: where it is and what it names."""
+
+    path: str
+    book: str
+    unit: str
+
+
+def drawn_units(system: AnySystem, document: dict[str, Any]) -> list[_Drawn]:
+    """Every place of a roster document that names a book unit as its source."""
+    extras = document.get("extras")
+    if is_optioned(system):
+        items = extras.get("units") if isinstance(extras, dict) else None
+        prefix = "extras.units"
+    else:
+        items = document.get("entries")
+        prefix = "entries"
+    out = []
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        source = item.get("source") if isinstance(item, dict) else None
+        if not isinstance(source, dict):
+            continue
+        book, unit = source.get("book"), source.get("unit")
+        if isinstance(book, str) and isinstance(unit, str) and len(book) <= 16:
+            out.append(_Drawn(f"{prefix}[{index}]", book, unit[:60]))
+    return out
+
+
+def _unit(snapshot: Mapping[str, Any], unit_id: str) -> tuple[dict[str, Any], int] | None:
+    """A published unit and its points, by id."""
+    points = {u["id"]: u["points"] for u in snapshot.get("validation", {}).get("units", [])}
+    for unit in snapshot.get("units", []):
+        if unit.get("id") == unit_id:
+            return unit, int(points.get(unit_id, 0))
+    return None
+
+
+def _canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
+    """The unit with its definition in its model's field order (PostgreSQL's JSONB keeps
+    keys in its own order): change lines then come in the order the creator shows them."""
+    try:
+        parsed = definition_model(system).model_validate(unit.get("definition"))
+    except ValidationError:
+        definition = unit.get("definition")
+        if isinstance(definition, dict):
+            return {**unit, "definition": dict(sorted(definition.items()))}
+        return unit
+    return {**unit, "definition": parsed.model_dump(mode="json")}
+
+
+def _with_unit(
+    system: AnySystem, item: dict[str, Any], unit: dict[str, Any], code: str
+) -> dict[str, Any]:
+    """A list's entry (or trooper) with the book unit's newer definition copied in."""
+    source = {"book": code, "unit": unit["id"]}
+    if is_optioned(system):
+        return {**unit["definition"], "source": source}
+    return {**item, "custom": unit["definition"], "name": unit["name"], "source": source}
+
+
+@dataclass
+class BookService:
+    session: Session
+    systems: Mapping[str, AnySystem]
+
+    def system(self, system_id: str) -> AnySystem:
+        if system_id not in self.systems:
+            raise UnknownSystem(system_id)
+        return self.systems[system_id]
+
+    # -- drafts ---------------------------------------------------------------------------
+
+    def get(self, book_id: str) -> Book:
+        book = store.get_book(session=self.session, book_id=book_id)
+        if book is None or book.system not in self.systems:
+            raise NoSuchBook(book_id)
+        return book
+
+    def store_get(self, book_id: str) -> Book | None:
+        """The book, or None (the pages answer their own 404)."""
+        book = store.get_book(session=self.session, book_id=book_id)
+        return book if book is not None and book.system in self.systems else None
+
+    def last_publication(self, book: Book) -> BookShare | None:
+        return store.latest_book_share(session=self.session, book_id=book.id)
+
+    def authorize(self, book_id: str, token: str | None) -> Book:
+        """The book, when `token` is its edit token or the key of the carnet owning it."""
+        book = self.get(book_id)
+        if token is None:
+            raise TokenMissing(book_id)
+        if token_matches(book, token):  # type: ignore[arg-type]
+            return book
+        if book.carnet_id is not None:
+            carnet = carnet_store.get_carnet(session=self.session, carnet_id=book.carnet_id)
+            if carnet is not None and carnet_store.key_matches(carnet, token):
+                return book
+        raise TokenRefused(book_id)
+
+    def carnet_of_key(self, key: str) -> Carnet:
+        """The carnet whose key this is (a key's hash is unique); KeyRefused otherwise."""
+        query = select(Carnet).where(Carnet.key_hash == hash_token(key)).limit(1)
+        carnet = self.session.exec(query).first()
+        if carnet is None:
+            raise KeyRefused("")
+        return carnet
+
+    def document(self, book: Book) -> BookDocument:
+        try:
+            return BookDocument.model_validate(book.document)
+        except ValidationError as exc:
+            raise StoredRosterInvalid(exc) from None
+
+    def validation(self, document: BookDocument) -> BookValidation:
+        return validate_book(self.system(document.system), document)
+
+    def create(self, document: BookDocument, carnet: Carnet | None) -> tuple[Book, str]:
+        self.system(document.system)
+        stored = document.model_dump(mode="json")
+        encoded(stored, "book", BOOK_MAX_BYTES)
+        return store.create_book(
+            session=self.session,
+            system=document.system,
+            name=document.name,
+            document=stored,
+            carnet_id=carnet.id if carnet is not None else None,
+        )
+
+    def replace(self, book: Book, expected_version: int, document: BookDocument) -> Book:
+        if document.system != book.system:
+            raise UnknownSystem(document.system)
+        stored = document.model_dump(mode="json")
+        encoded(stored, "book", BOOK_MAX_BYTES)
+        try:
+            return store.update_book(
+                session=self.session,
+                book=book,
+                expected_version=expected_version,
+                name=document.name,
+                document=stored,
+            )
+        except store.StaleVersion as stale:
+            raise StaleVersion(stale.current) from None
+
+    def delete(self, book: Book) -> None:
+        store.delete_book(session=self.session, book=book)
+
+    def of_carnet(self, carnet: Carnet) -> list[Book]:
+        return store.books_of_carnet(session=self.session, carnet_id=carnet.id)
+
+    # -- published versions ---------------------------------------------------------------
+
+    def publish(self, book: Book) -> tuple[BookShare, bool]:
+        """Freezes the book as it is; an unchanged book answers its last version (False)."""
+        document = self.document(book)
+        system = self.system(book.system)
+        content = {
+            "system": book.system,
+            "catalogue_version": system.catalogue_version,
+            "name": document.name,
+            "army": document.army,
+            "description": document.description,
+            "units": [unit.model_dump(mode="json") for unit in document.units],
+            "validation": validate_book(system, document).model_dump(mode="json"),
+        }
+        etag = hashlib.sha256(encoded(content, "book", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+        last = store.latest_book_share(session=self.session, book_id=book.id)
+        if last is not None and last.etag == etag:
+            return last, False
+        share = store.create_book_share(
+            session=self.session,
+            book_id=book.id,
+            version=book.version,
+            system=book.system,
+            snapshot=content,
+            etag=etag,
+        )
+        return share, True
+
+    def share(self, code: str) -> BookShare:
+        share = store.get_book_share(session=self.session, code=code)
+        if share is None or share.system not in self.systems:
+            raise NoSuchBookShare(code)
+        return share
+
+    def origins(self, codes: set[str]) -> dict[str, str]:
+        """« Marines de Kessel, v3 » for each code that names a published version."""
+        out = {}
+        for code in sorted(codes)[:200]:
+            share = store.get_book_share(session=self.session, code=code)
+            if share is not None:
+                out[code] = f"{share.snapshot.get('name', '')}, v{share.version}"
+        return out
+
+    def latest_code(self, share: BookShare) -> str:
+        latest = store.latest_book_share(session=self.session, book_id=share.book_id)
+        return latest.code if latest is not None else share.code
+
+    def share_body(self, share: BookShare) -> dict[str, Any]:
+        """api-v1.md: GET /api/v1/book-shares/{code}."""
+        snapshot = share.snapshot
+        return {
+            "code": share.code,
+            "book": share.book_id,
+            "version": share.version,
+            "system": share.system,
+            "name": snapshot["name"],
+            "army": snapshot["army"],
+            "description": snapshot["description"],
+            "units": snapshot["units"],
+            "validation": snapshot["validation"],
+            "created_at": as_utc(share.created_at).isoformat(),
+            "latest": self.latest_code(share),
+        }
+
+    # -- lists drawn from books -----------------------------------------------------------
+
+    def _newer(
+        self, system: AnySystem, document: dict[str, Any]
+    ) -> list[tuple[_Drawn, BookShare, BookShare]]:
+        """Each drawn unit whose book has a newer published version: (it, used, latest)."""
+        found = []
+        shares: dict[str, BookShare | None] = {}
+        latest: dict[str, BookShare | None] = {}
+        for drawn in drawn_units(system, document):
+            if drawn.book not in shares:
+                shares[drawn.book] = store.get_book_share(session=self.session, code=drawn.book)
+            used = shares[drawn.book]
+            if used is None:
+                continue
+            if used.book_id not in latest:
+                latest[used.book_id] = store.latest_book_share(
+                    session=self.session, book_id=used.book_id
+                )
+            newest = latest[used.book_id]
+            if newest is not None and newest.code != used.code:
+                found.append((drawn, used, newest))
+        return found
+
+    def _applied(
+        self,
+        system: AnySystem,
+        document: dict[str, Any],
+        newer: Sequence[tuple[_Drawn, BookShare, BookShare]],
+        paths: set[str] | None,
+    ) -> dict[str, Any]:
+        """The roster document with the newer units copied in (only `paths`, if given)."""
+        optioned = is_optioned(system)
+        items = list(
+            document.get("extras", {}).get("units", []) if optioned else document.get("entries", [])
+        )
+        for drawn, _used, newest in newer:
+            if paths is not None and drawn.path not in paths:
+                continue
+            index = int(drawn.path.rsplit("[", 1)[1].rstrip("]"))
+            found = _unit(newest.snapshot, drawn.unit)
+            if found is None:  # withdrawn: the unit stays, as the player's own
+                items[index] = {k: v for k, v in items[index].items() if k != "source"}
+            else:
+                items[index] = _with_unit(system, items[index], found[0], newest.code)
+        if optioned:
+            return {**document, "extras": {**document.get("extras", {}), "units": items}}
+        return {**document, "entries": items}
+
+    def updates(self, system: AnySystem, roster_document: BaseModel) -> Updates:
+        """What the list would get from its books' newest published versions."""
+        document = roster_document.model_dump(mode="json")
+        newer = self._newer(system, document)
+        result, _ = check(system, roster_document)
+        out = []
+        for drawn, used, newest in newer:
+            before = _unit(used.snapshot, drawn.unit)
+            after = _unit(newest.snapshot, drawn.unit)
+            before_unit, points_before = before if before is not None else ({}, 0)
+            if after is None:
+                out.append(
+                    Update(
+                        path=drawn.path,
+                        book=used.code,
+                        latest=newest.code,
+                        unit=drawn.unit,
+                        status="withdrawn",
+                        points_before=points_before,
+                        points_after=points_before,
+                        changes=["Unité retirée du livre"],
+                    )
+                )
+                continue
+            after_unit, points_after = after
+            out.append(
+                Update(
+                    path=drawn.path,
+                    book=used.code,
+                    latest=newest.code,
+                    unit=drawn.unit,
+                    status="changed",
+                    points_before=points_before,
+                    points_after=points_after,
+                    changes=changes(
+                        _canonical(system, before_unit),
+                        _canonical(system, after_unit),
+                        points_before,
+                        points_after,
+                    ),
+                )
+            )
+        points_after = result.points
+        if newer:
+            applied = self._applied(system, document, newer, None)
+            try:
+                parsed = system.roster_model.model_validate(applied)
+                points_after = check(system, parsed)[0].points
+            except ValidationError:
+                points_after = result.points
+        return Updates(updates=out, points_before=result.points, points_after=points_after)
+
+    def apply(
+        self, system: AnySystem, roster_document: BaseModel, paths: Sequence[str] | None
+    ) -> dict[str, Any]:
+        """The roster document with the updates at `paths` (all when None) applied."""
+        document = roster_document.model_dump(mode="json")
+        newer = self._newer(system, document)
+        return self._applied(system, document, newer, set(paths) if paths is not None else None)

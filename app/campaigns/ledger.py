@@ -1,0 +1,271 @@
+"""A gang's ledger: what one battle line does to a roster document, and what a ledger adds
+up to. Pure functions over plain documents (the roster as stored), so that every system's
+own engine then validates the result as it validates any list.
+
+Rule lines (Lnn) are those of ../shared/rules/necromunda-warzone.fr.txt unless named:
+* XP is what sets a figure's actions (L7-11) and the initiative (L13); a battle line's `xp`
+  adds to the figure's XP, the engine then gives the band.
+* « Blessure légère -1CC/-1CT/-1 Action (minimum 1) » (L78): a change of `light_wounds`
+  adds a light wound; the engine applies the minimum.
+* Bastos: « Chaque figurine possède une réputation, abrégé Rep, qui représente son
+  expérience » (pour-quelques-bastos-de-plus, L11): a line may set a figure's new Rep.
+* How much XP a battle gives, which injuries exist: no text says (docs/rules-notes.md,
+  « Campaigns »): the players enter them, nothing here invents a number.
+"""
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Result = Literal["win", "loss", "draw"]
+State = Literal["active", "recovering", "dead", "retired"]
+RESULTS: tuple[str, ...] = ("win", "loss", "draw")
+STATES: tuple[str, ...] = ("active", "recovering", "dead", "retired")
+# A dead or retired fighter stays in the document and leaves every total (api-v1.md).
+GONE: frozenset[str] = frozenset({"dead", "retired"})
+OPPOSITE: dict[str, str] = {"win": "loss", "loss": "win", "draw": "draw"}
+
+# Where a system keeps what a battle changes, inside an entry's `custom` figure.
+# necrowarzone: the Necromunda profile (models.CHARACTERISTICS) and the light wounds (L78);
+# nolimits: its profile (AC CT CC FO EN PV CO SV); bastos: Rep only, through `rep`.
+PROFILE_STATS: dict[str, tuple[str, ...]] = {
+    "necrowarzone": ("M", "CC", "CT", "F", "E", "PV", "I", "A", "Cd"),
+    "nolimits": ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"),
+}
+FIGURE_STATS: dict[str, tuple[str, ...]] = {"necrowarzone": ("light_wounds",)}
+HAS_XP = frozenset({"necrowarzone"})
+HAS_REP = frozenset({"bastos"})
+
+
+class LedgerError(ValueError):
+    """A battle line that cannot apply to this document; `path` names the offending field
+    of the request (api-v1's problem `loc`), `code` is stable snake_case."""
+
+    def __init__(self, code: str, message: str, path: Sequence[str | int]) -> None:
+        self.code, self.path = code, tuple(path)
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class StatChange:
+    stat: str
+    by: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class FighterOutcome:
+    entry: int
+    xp: int = 0
+    changes: tuple[StatChange, ...] = ()
+    rep: int | None = None
+    state: str | None = None  # None: unchanged
+
+
+@dataclass(frozen=True)
+class Line:
+    """One battle line of a ledger, as stored (numbers from 1)."""
+
+    battle: int
+    result: str
+    fighters: tuple[FighterOutcome, ...] = ()
+    points: int | None = None
+    corrects: int | None = None
+    campaign: str | None = None
+    opponent_roster: str | None = None
+    recruits: int = 0
+
+
+def apply(
+    system: str,
+    document: Mapping[str, Any],
+    states: Sequence[str],
+    fighters: Sequence[FighterOutcome],
+    recruits: Sequence[Mapping[str, Any]] = (),
+    figures: Mapping[str, Mapping[str, Any]] | None = None,
+    corrects: int | None = None,
+) -> tuple[dict[str, Any], list[str]]:
+    """The document and the fighters' states after one battle line (copies: nothing given
+    is changed). `states[i]` is entry i's state before it (entries beyond are active).
+    `figures` maps a catalogue unit id to its entry with a `custom` figure: a catalogue
+    figure that gains XP or a change becomes the player's own, with the same numbers."""
+    doc = copy.deepcopy(dict(document))
+    entries: list[dict[str, Any]] = list(doc.get("entries", []))
+    seen: set[int] = set()
+    for position, outcome in enumerate(fighters):
+        where: list[str | int] = ["fighters", position]
+        index = outcome.entry
+        if not 0 <= index < len(entries):
+            raise LedgerError(
+                "no_such_fighter", f"La liste n’a pas de ligne {index}.", [*where, "entry"]
+            )
+        if index in seen:
+            raise LedgerError(
+                "fighter_twice", f"La ligne {index} est nommée deux fois.", [*where, "entry"]
+            )
+        seen.add(index)
+        entry = dict(entries[index])
+        if outcome.xp or outcome.changes or outcome.rep is not None:
+            entry = _own_figure(entry, figures or {}, where)
+        if outcome.xp:
+            if system not in HAS_XP:
+                raise LedgerError("no_xp", "Ce système ne compte pas l’expérience.", [*where, "xp"])
+            entry["custom"]["xp"] = int(entry["custom"].get("xp", 0)) + outcome.xp
+        if outcome.rep is not None:
+            if system not in HAS_REP:
+                raise LedgerError("no_rep", "Ce système n’a pas de Rep.", [*where, "rep"])
+            entry["custom"]["rep"] = outcome.rep
+        for number, change in enumerate(outcome.changes):
+            _change(system, entry["custom"], change, [*where, "changes", number, "stat"])
+        entries[index] = entry
+    for recruit in recruits:
+        entries.append(copy.deepcopy(dict(recruit)))
+    doc["entries"] = entries
+    return doc, next_states(states, fighters, len(entries), battle=corrects is None)
+
+
+def next_states(
+    states: Sequence[str], fighters: Sequence[FighterOutcome], size: int, *, battle: bool
+) -> list[str]:
+    """Each entry's state after a line. A convalescent fighter « misses the next battle »
+    (issue 17; docs/rules-notes.md « Campaigns »): after the next battle he is not given a
+    state in, he is active again. A correction line moves no one on."""
+    now = [*states, *["active"] * (size - len(states))][:size]
+    given = {f.entry: f.state for f in fighters if f.state is not None}
+    for index, state in enumerate(now):
+        if battle and state == "recovering" and index not in given:
+            now[index] = "active"
+    for index, state in given.items():
+        if 0 <= index < size:
+            now[index] = state
+    return now
+
+
+def _own_figure(
+    entry: dict[str, Any], figures: Mapping[str, Mapping[str, Any]], where: list[str | int]
+) -> dict[str, Any]:
+    if entry.get("custom") is not None:
+        return {**entry, "custom": copy.deepcopy(entry["custom"])}
+    sample = figures.get(str(entry.get("unit")))
+    if sample is None:
+        raise LedgerError(
+            "catalogue_unit",
+            "Cette ligne est un profil du catalogue : ses caractéristiques ne changent pas.",
+            [*where, "entry"],
+        )
+    own = {key: value for key, value in entry.items() if key != "unit"}
+    own["custom"] = copy.deepcopy(dict(sample["custom"]))
+    own["name"] = entry.get("name") or sample.get("name")
+    return own
+
+
+def _change(system: str, figure: dict[str, Any], change: StatChange, path: list[str | int]) -> None:
+    if change.stat in PROFILE_STATS.get(system, ()):
+        profile = figure.setdefault("profile", {})
+        profile[change.stat] = int(profile.get(change.stat, 0)) + change.by
+    elif change.stat in FIGURE_STATS.get(system, ()):
+        figure[change.stat] = int(figure.get(change.stat, 0)) + change.by
+    else:
+        known = [*PROFILE_STATS.get(system, ()), *FIGURE_STATS.get(system, ())]
+        told = ", ".join(known) if known else "aucune"
+        raise LedgerError(
+            "unknown_stat", f"Caractéristique inconnue « {change.stat} » (connues : {told}).", path
+        )
+
+
+def active_document(document: Mapping[str, Any], states: Sequence[str]) -> dict[str, Any]:
+    """The document without its dead and retired fighters: what every total counts."""
+    entries = list(document.get("entries", []))
+    kept = [e for i, e in enumerate(entries) if i >= len(states) or states[i] not in GONE]
+    return {**document, "entries": kept}
+
+
+def correction_of(lines: Sequence[Line]) -> dict[int, int]:
+    """battle number → number of the latest line that corrects it."""
+    by: dict[int, int] = {}
+    for line in lines:
+        if line.corrects is not None:
+            by[line.corrects] = line.battle
+    return by
+
+
+@dataclass
+class Standing:
+    roster: str
+    name: str
+    share: str | None = None
+    battles: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: int = 0
+    xp: int = 0
+    fighters_lost: int = 0
+
+    def count(self, result: str, points: int) -> None:
+        self.battles += 1
+        self.wins += result == "win"
+        self.draws += result == "draw"
+        self.losses += result == "loss"
+        self.points += points
+
+
+def effective(lines: Sequence[Line]) -> list[tuple[Line, str, int]]:
+    """Each battle of a ledger (corrections folded in): the line, its result and points
+    as the latest correction says (a correction without a score keeps the points)."""
+    numbers = {line.battle: line for line in lines}
+    latest = correction_of(lines)
+    out = []
+    for line in lines:
+        if line.corrects is not None:
+            continue
+        result, points = line.result, line.points
+        fix = numbers.get(latest.get(line.battle, -1))
+        if fix is not None:
+            result = fix.result
+            points = fix.points if fix.points is not None else points
+        out.append((line, result, points or 0))
+    return out
+
+
+def standings(
+    campaign: str,
+    gangs: Sequence[tuple[str, str, str | None]],
+    ledgers: Mapping[str, Sequence[Line]],
+    counts: Mapping[str, Sequence[int]],
+) -> list[Standing]:
+    """The campaign's table from its gangs' ledgers (docs/rules-notes.md, « Campaigns »):
+    a battle counts when its line names the campaign; a battle between two gangs of the
+    campaign counts once for each, the other's result opposite and its points the
+    recorder's only; XP and fighters lost come from each gang's own lines. `gangs` is
+    (roster, name, latest share); `counts[roster][i]` the figures of entry i."""
+    table = {roster: Standing(roster, name, share) for roster, name, share in gangs}
+    for roster, lines in ledgers.items():
+        mine = [line for line in lines if line.campaign == campaign]
+        for line, result, points in effective(mine):
+            table[roster].count(result, points)
+            other = line.opponent_roster
+            if other is not None and other in table and other != roster:
+                table[other].count(OPPOSITE[result], 0)
+        states: dict[int, str] = {}
+        for line in mine:
+            table[roster].xp += sum(f.xp for f in line.fighters)
+            for fighter in line.fighters:
+                if fighter.state is not None:
+                    states[fighter.entry] = fighter.state
+        sizes = counts.get(roster, ())
+        table[roster].fighters_lost = sum(
+            sizes[i] if i < len(sizes) else 1 for i, s in states.items() if s == "dead"
+        )
+    return sorted(
+        table.values(), key=lambda s: (-s.wins, -s.draws, -s.points, s.name.casefold(), s.roster)
+    )
+
+
+def states_after(lines: Sequence[Line], size: int) -> list[str]:
+    """Each entry's state after the whole ledger (entries beyond are active)."""
+    states: list[str] = []
+    for line in lines:
+        states = next_states(states, line.fighters, size, battle=line.corrects is None)
+    return [*states, *["active"] * (size - len(states))]

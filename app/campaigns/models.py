@@ -1,0 +1,157 @@
+"""What the API and the pages send and get for campaigns (api-v1.md « Campaigns »). Every
+number and string is bounded where it enters."""
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from app.systems.inputs import INPUT, NO_NUL, integer
+
+MAX_FIGHTERS = 200  # a roster holds at most 200 entries
+MAX_CHANGES = 20
+MAX_RECRUITS = 50
+ResultName = Literal["win", "loss", "draw"]
+StateName = Literal["active", "recovering", "dead", "retired"]
+
+
+class StatChangeIn(BaseModel):
+    model_config = INPUT
+
+    stat: str = Field(
+        min_length=1,
+        max_length=16,
+        pattern=r"^[A-Za-z_]+$",
+        description="A characteristic of the figure (necrowarzone: M CC CT F E PV I A Cd, "
+        "light_wounds; nolimits: AC CT CC FO EN PV CO SV).",
+    )
+    by: integer(-20, 20) = Field(description="Added to the characteristic.")  # type: ignore[valid-type]
+    cause: str = Field(
+        "", max_length=100, pattern=NO_NUL, description="An injury, an advance, a house rule."
+    )
+
+
+class FighterIn(BaseModel):
+    model_config = INPUT
+
+    entry: integer(0, MAX_FIGHTERS - 1) = Field(description="Index of the roster entry.")  # type: ignore[valid-type]
+    xp: integer(-10_000, 10_000) = Field(0, description="Added to the figure's XP (necrowarzone).")  # type: ignore[valid-type]
+    changes: list[StatChangeIn] = Field(default_factory=list, max_length=MAX_CHANGES)
+    rep: integer(-100, 100) | None = Field(None, description="bastos: the figure's new Rep.")  # type: ignore[valid-type]
+    state: StateName | None = Field(None, description="Unchanged when absent.")
+
+
+class BattleIn(BaseModel):
+    model_config = INPUT
+
+    date: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="ISO date.")
+    opponent: str = Field("", max_length=100, pattern=NO_NUL)
+    scenario: str = Field("", max_length=100, pattern=NO_NUL)
+    result: ResultName
+    score: dict[str, Any] | None = Field(
+        None, description="The system's score body (POST /systems/{system}/score)."
+    )
+    notes: str = Field("", max_length=2000, pattern=NO_NUL)
+    fighters: list[FighterIn] = Field(default_factory=list, max_length=MAX_FIGHTERS)
+    recruits: list[dict[str, Any]] = Field(
+        default_factory=list, max_length=MAX_RECRUITS, description="Roster entries to add."
+    )
+    corrects: integer(1, 1_000_000) | None = Field(  # type: ignore[valid-type]
+        None, description="Number of the battle line this line corrects."
+    )
+    opponent_roster: str | None = Field(
+        None, max_length=32, pattern=r"^[0-9a-f]{1,32}$", description="Another gang's roster."
+    )
+    campaign: str | None = Field(None, max_length=32, pattern=r"^[0-9a-f]{1,32}$")
+
+    @field_validator("date")
+    @classmethod
+    def _real_date(cls, value: str) -> str:
+        date.fromisoformat(value)  # ValueError: « 2026-02-30 » is no date
+        return value
+
+
+class StatChangeOut(BaseModel):
+    stat: str
+    by: int
+    cause: str
+
+
+class FighterOut(BaseModel):
+    entry: int
+    name: str = Field(description="The entry's name when the battle was recorded.")
+    xp: int
+    changes: list[StatChangeOut]
+    rep: int | None
+    state: StateName | None
+
+
+class BattleOut(BaseModel):
+    battle: int = Field(description="Number in the recording gang's ledger, from 1.")
+    date: str
+    opponent: str
+    scenario: str
+    result: ResultName = Field(description="From this gang's side.")
+    points: int | None = Field(description="From the system's score engine, when scored.")
+    share: str = Field(description="Share code of the recording gang's state after it.")
+    fighters: list[FighterOut]
+    recruits: list[str] = Field(description="Names of the fighters recruited.")
+    notes: str
+    corrects: int | None
+    corrected_by: int | None
+    campaign: str | None
+    opponent_roster: str | None
+    recorded_by: str = Field(description="Roster id of the gang that recorded the line.")
+
+
+class BattleList(BaseModel):
+    battles: list[BattleOut]
+
+
+class CampaignIn(BaseModel):
+    model_config = INPUT
+
+    system: str = Field(min_length=1, max_length=32, pattern=r"^[a-z_]+$")
+    name: str = Field(min_length=1, max_length=100, pattern=NO_NUL)
+    notes: str = Field("", max_length=4000, pattern=NO_NUL)
+
+
+class CampaignCreated(BaseModel):
+    id: str
+    edit_token: str = Field(description="The organiser's; shown once, stored hashed.")
+    join_code: str
+    join_url: str = Field(description="The page where a player names the list that joins.")
+    url: str = Field(description="The campaign's public page.")
+
+
+class JoinIn(BaseModel):
+    model_config = INPUT
+
+    roster: str = Field(min_length=1, max_length=64)
+    edit_token: str = Field(min_length=1, max_length=200)
+    join_code: str = Field(min_length=1, max_length=200)
+
+
+class Joined(BaseModel):
+    roster: str
+
+
+class GangStanding(BaseModel):
+    roster: str
+    name: str
+    share: str | None = Field(description="The gang's latest share code.")
+    battles: int
+    wins: int
+    draws: int
+    losses: int
+    points: int
+    xp: int
+    fighters_lost: int
+
+
+class CampaignOut(BaseModel):
+    id: str
+    name: str
+    system: str
+    notes: str
+    gangs: list[GangStanding] = Field(description="Wins, then draws, then points, descending.")

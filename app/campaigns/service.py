@@ -1,0 +1,429 @@
+"""What may be done with a gang's ledger and a club's campaign, for the API and the pages
+alike: record a battle, list a ledger, create a campaign, join it, read its standings.
+Refusals are the exceptions below (the edges answer them); `ledger` does the arithmetic."""
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session, select
+
+from app.campaigns import ledger
+from app.campaigns.ledger import FighterOutcome, LedgerError, Line, StatChange
+from app.campaigns.models import BattleIn, CampaignIn
+from app.roster_service import (
+    ROSTER_MAX_BYTES,
+    SNAPSHOT_MAX_BYTES,
+    RosterService,
+    StaleVersion,
+    card,
+    check,
+    encoded,
+    snapshot,
+)
+from app.store import campaigns as store
+from app.store import rosters as roster_store
+from app.store.models import Battle, Campaign, Carnet, Roster, Share, as_utc
+from app.store.rosters import hash_token
+from app.systems.base import AnySystem
+
+__all__ = [
+    "CAMPAIGN_MAX_GANGS",
+    "CampaignFull",
+    "CampaignService",
+    "JoinRefused",
+    "LedgerError",
+    "NoSuchCampaign",
+]
+
+# A campaign holds at most this many gangs (a club's; it sizes the standings).
+CAMPAIGN_MAX_GANGS = 64
+# A ledger holds at most this many lines (a long campaign has a few dozen battles).
+LEDGER_MAX_LINES = 1000
+
+
+class NoSuchCampaign(Exception):
+    pass
+
+
+class JoinRefused(Exception):
+    """The join code or the roster's edit token is wrong: nothing joins."""
+
+
+class CampaignFull(Exception):
+    pass
+
+
+def as_line(row: Battle) -> Line:
+    fighters = tuple(
+        FighterOutcome(
+            entry=f["entry"],
+            xp=f.get("xp", 0),
+            changes=tuple(StatChange(c["stat"], c["by"], c["cause"]) for c in f.get("changes", [])),
+            rep=f.get("rep"),
+            state=f.get("state"),
+        )
+        for f in row.fighters
+    )
+    return Line(
+        battle=row.number,
+        result=row.result,
+        fighters=fighters,
+        points=row.points,
+        corrects=row.corrects,
+        campaign=row.campaign_id,
+        opponent_roster=row.opponent_roster_id,
+        recruits=len(row.recruits),
+    )
+
+
+def catalogue_figures(system: AnySystem) -> dict[str, dict[str, Any]]:
+    """Catalogue figures a battle may turn into the player's own (necrowarzone, bastos)."""
+    figures: dict[str, dict[str, Any]] = {}
+    for sample in getattr(getattr(system, "data", None), "figures", None) or []:
+        if system.id == "necrowarzone":
+            custom = sample.figure.model_dump(mode="json")
+        elif system.id == "bastos":
+            custom = {k: getattr(sample, k) for k in ("rep", "leader", "star", "weapon")}
+        else:
+            continue
+        figures[sample.id] = {"name": sample.name, "custom": custom}
+    return figures
+
+
+def _refusal(error: ValidationError, old_size: int) -> LedgerError:
+    """The first problem of the document a line leads to, named in the request's terms."""
+    first = error.errors()[0]
+    loc = list(first["loc"])
+    path: list[str | int] = ["fighters"]
+    if len(loc) >= 2 and loc[0] == "entries" and isinstance(loc[1], int) and loc[1] >= old_size:
+        path = ["recruits", loc[1] - old_size, *[str(p) for p in loc[2:]]]
+    elif loc and loc[0] == "entries":
+        path = ["fighters"]
+    return LedgerError("invalid_result", f"{'.'.join(map(str, loc))}: {first['msg']}", path)
+
+
+@dataclass
+class CampaignService:
+    session: Session
+    systems: Mapping[str, AnySystem]
+
+    @property
+    def rosters(self) -> RosterService:
+        return RosterService(self.session, self.systems)
+
+    # A gang's ledger -------------------------------------------------------------------
+
+    def lines(self, roster: Roster) -> list[Battle]:
+        return store.ledger(session=self.session, roster_id=roster.id)
+
+    def states(self, roster: Roster, rows: Sequence[Battle] | None = None) -> list[str]:
+        rows = self.lines(roster) if rows is None else rows
+        size = len(roster.document.get("entries", []))
+        return ledger.states_after([as_line(row) for row in rows], size)
+
+    def active(self, roster: Roster, document: BaseModel) -> BaseModel:
+        """The document without its dead and retired fighters (what every total counts)."""
+        dumped = document.model_dump(mode="json")
+        active = ledger.active_document(dumped, self.states(roster))
+        model: type[BaseModel] = self.rosters.system(roster).roster_model
+        return model.model_validate(active)
+
+    def record(self, roster: Roster, expected_version: int, body: BattleIn) -> tuple[Battle, Share]:
+        """Applies one battle line and stores it, its share and the roster in one
+        transaction. LedgerError when the line cannot apply (nothing stored); StaleVersion
+        when another writer got in first (nothing stored)."""
+        system = self.rosters.system(roster)
+        rows = self.lines(roster)
+        if len(rows) >= LEDGER_MAX_LINES:
+            raise LedgerError("ledger_full", f"Au plus {LEDGER_MAX_LINES} lignes.", [])
+        if roster.version != expected_version:
+            raise StaleVersion(roster.version)
+        campaign, opponent = self._campaign_of(roster, body, rows)
+        points = self._points(system, body)
+        before = roster.document
+        states = ledger.states_after([as_line(row) for row in rows], len(before.get("entries", [])))
+        outcomes = [
+            FighterOutcome(
+                entry=f.entry,
+                xp=f.xp,
+                changes=tuple(StatChange(c.stat, c.by, c.cause) for c in f.changes),
+                rep=f.rep,
+                state=f.state,
+            )
+            for f in body.fighters
+        ]
+        after, new_states = ledger.apply(
+            system.id,
+            before,
+            states,
+            outcomes,
+            body.recruits,
+            catalogue_figures(system),
+            corrects=body.corrects,
+        )
+        model = system.roster_model
+        old_size = len(before.get("entries", []))
+        try:
+            whole = model.model_validate(after)
+            active = model.model_validate(ledger.active_document(after, new_states))
+        except ValidationError as error:
+            raise _refusal(error, old_size) from None
+        stored = whole.model_dump(mode="json")
+        encoded(stored, "roster", ROSTER_MAX_BYTES)
+        names = [entry.name for entry in check(system, whole)[0].entries]
+        number = len(rows) + 1
+        frozen = {
+            **snapshot(system, active),
+            "ledger": {"roster": roster.id, "battle": number, "states": new_states},
+        }
+        etag = hashlib.sha256(encoded(frozen, "share", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+        line = {
+            "number": number,
+            "campaign_id": campaign,
+            "opponent_roster_id": opponent,
+            "date": body.date,
+            "opponent": body.opponent,
+            "scenario": body.scenario,
+            "result": body.result,
+            "points": points,
+            "score": body.score,
+            "notes": body.notes,
+            "fighters": [
+                {**f.model_dump(mode="json"), "name": names[f.entry]} for f in body.fighters
+            ],
+            "recruits": stored["entries"][old_size:],
+            "corrects": body.corrects,
+        }
+        share = {
+            "system": system.id,
+            "catalogue_version": system.catalogue_version,
+            "snapshot": frozen,
+            "etag": etag,
+        }
+        try:
+            return store.record(
+                session=self.session,
+                roster=roster,
+                expected_version=expected_version,
+                document=stored,
+                card=card(system, active),
+                battle=line,
+                share=share,
+            )
+        except store.Lost:
+            self.session.refresh(roster)
+            raise StaleVersion(roster.version) from None
+
+    def _campaign_of(
+        self, roster: Roster, body: BattleIn, rows: Sequence[Battle]
+    ) -> tuple[str | None, str | None]:
+        """The campaign and opponent gang the line counts for. A correction counts where
+        the line it corrects did."""
+        if body.corrects is not None:
+            corrected = next((row for row in rows if row.number == body.corrects), None)
+            if corrected is None or corrected.corrects is not None:
+                raise LedgerError(
+                    "no_such_battle",
+                    f"La ligne {body.corrects} n’est pas une bataille de ce gang.",
+                    ["corrects"],
+                )
+            return corrected.campaign_id, corrected.opponent_roster_id
+        if body.opponent_roster is not None and body.campaign is None:
+            raise LedgerError(
+                "opponent_without_campaign",
+                "Un gang adverse se nomme avec sa campagne.",
+                ["opponent_roster"],
+            )
+        if body.campaign is None:
+            return None, None
+        if not store.is_gang(session=self.session, campaign_id=body.campaign, roster_id=roster.id):
+            raise LedgerError(
+                "not_in_campaign", "Cette liste n’est pas un gang de cette campagne.", ["campaign"]
+            )
+        if body.opponent_roster is not None and (
+            body.opponent_roster == roster.id
+            or not store.is_gang(
+                session=self.session, campaign_id=body.campaign, roster_id=body.opponent_roster
+            )
+        ):
+            raise LedgerError(
+                "opponent_not_in_campaign",
+                "L’adversaire n’est pas un autre gang de cette campagne.",
+                ["opponent_roster"],
+            )
+        return body.campaign, body.opponent_roster
+
+    def _points(self, system: AnySystem, body: BattleIn) -> int | None:
+        if body.score is None:
+            return None
+        if system.score_model is None:
+            raise LedgerError(
+                "no_score", "Ce système n’a pas de score de fin de partie.", ["score"]
+            )
+        try:
+            request = system.score_model.model_validate(body.score)
+        except ValidationError as error:
+            first = error.errors()[0]
+            loc: list[str | int] = ["score", *[p for p in first["loc"]]]
+            raise LedgerError("invalid_score", str(first["msg"]), loc) from None
+        return system.score(request).points
+
+    def battles(self, roster: Roster) -> list[dict[str, Any]]:
+        """The ledger as api-v1's `list_battles` gives it, oldest first: this gang's lines,
+        and those other gangs of a campaign recorded against it (their result turned)."""
+        rows = self.lines(roster)
+        fixed = ledger.correction_of([as_line(row) for row in rows])
+        out = [
+            (row.created_at, row.id or 0, self._line_out(row, roster, fixed.get(row.number)))
+            for row in rows
+        ]
+        for row in store.mirrored(session=self.session, roster_id=roster.id)[:LEDGER_MAX_LINES]:
+            recorder = roster_store.get_roster(session=self.session, roster_id=row.roster_id)
+            if recorder is None:
+                continue
+            theirs = store.ledger(session=self.session, roster_id=recorder.id)
+            effective = dict(
+                (line.battle, result)
+                for line, result, _points in ledger.effective([as_line(r) for r in theirs])
+            )
+            line = self._line_out(row, recorder, None)
+            line.update(
+                opponent=recorder.name,
+                result=ledger.OPPOSITE[effective.get(row.number, row.result)],
+                points=None,
+                fighters=[],
+                recruits=[],
+                opponent_roster=recorder.id,
+            )
+            out.append((row.created_at, row.id or 0, line))
+        out.sort(key=lambda item: (as_utc(item[0]), item[1]))
+        return [line for _when, _id, line in out]
+
+    @staticmethod
+    def _line_out(row: Battle, recorder: Roster, corrected_by: int | None) -> dict[str, Any]:
+        return {
+            "battle": row.number,
+            "date": row.date,
+            "opponent": row.opponent,
+            "scenario": row.scenario,
+            "result": row.result,
+            "points": row.points,
+            "share": row.share_code,
+            "fighters": [
+                {
+                    "entry": f["entry"],
+                    "name": f.get("name", ""),
+                    "xp": f.get("xp", 0),
+                    "changes": f.get("changes", []),
+                    "rep": f.get("rep"),
+                    "state": f.get("state"),
+                }
+                for f in row.fighters
+            ],
+            "recruits": [str(r.get("name") or "Recrue") for r in row.recruits],
+            "notes": row.notes,
+            "corrects": row.corrects,
+            "corrected_by": corrected_by,
+            "campaign": row.campaign_id,
+            "opponent_roster": row.opponent_roster_id,
+            "recorded_by": recorder.id,
+        }
+
+    # A club's campaign -----------------------------------------------------------------
+
+    def create(self, body: CampaignIn, carnet: Carnet | None) -> tuple[Campaign, str, str]:
+        if body.system not in self.systems:
+            raise LedgerError("unknown_system", f"Système inconnu « {body.system} ».", ["system"])
+        return store.create_campaign(
+            session=self.session,
+            system=body.system,
+            name=body.name,
+            notes=body.notes,
+            carnet_id=carnet.id if carnet is not None else None,
+        )
+
+    def carnet_by_key(self, key: str) -> Carnet | None:
+        query = select(Carnet).where(Carnet.key_hash == hash_token(key))
+        return self.session.exec(query).first()
+
+    def get(self, campaign_id: str) -> Campaign:
+        campaign = store.get_campaign(session=self.session, campaign_id=campaign_id)
+        if campaign is None or campaign.system not in self.systems:
+            raise NoSuchCampaign(campaign_id)
+        return campaign
+
+    def join(self, campaign: Campaign, roster_id: str, edit_token: str, join_code: str) -> Roster:
+        """The roster joins; JoinRefused (wrong code or token), WrongSystem, CampaignFull."""
+        if not store.join_matches(campaign, join_code):
+            raise JoinRefused(campaign.id)
+        roster = self.rosters.get(roster_id)
+        if not self.rosters.token_is_its_own(roster, edit_token):
+            raise JoinRefused(campaign.id)
+        if roster.system != campaign.system:
+            raise LedgerError(
+                "wrong_system",
+                f"Cette liste est de « {roster.system} », la campagne de « {campaign.system} ».",
+                ["roster"],
+            )
+        if store.is_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id):
+            return roster
+        if store.count_gangs(session=self.session, campaign_id=campaign.id) >= CAMPAIGN_MAX_GANGS:
+            raise CampaignFull(campaign.id)
+        store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
+        return roster
+
+    def join_held(self, campaign: Campaign, roster: Roster) -> None:
+        """A roster the player's carnet holds joins (the page checked the join code)."""
+        if store.is_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id):
+            return
+        if store.count_gangs(session=self.session, campaign_id=campaign.id) >= CAMPAIGN_MAX_GANGS:
+            raise CampaignFull(campaign.id)
+        store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
+
+    def standings(self, campaign: Campaign) -> list[ledger.Standing]:
+        gangs = store.gangs(session=self.session, campaign_id=campaign.id)
+        rows = store.campaign_lines(session=self.session, campaign_id=campaign.id)
+        ledgers: dict[str, list[Line]] = {gang.id: [] for gang in gangs}
+        for row in rows:
+            if row.roster_id in ledgers:
+                ledgers[row.roster_id].append(as_line(row))
+        counts = {
+            g.id: [int(e.get("count", 1)) for e in g.document.get("entries", [])] for g in gangs
+        }
+        table = []
+        for gang in gangs:
+            last = roster_store.latest_share(session=self.session, roster_id=gang.id)
+            table.append((gang.id, gang.name, last.code if last is not None else None))
+        return ledger.standings(campaign.id, table, ledgers, counts)
+
+    def view(self, campaign: Campaign) -> dict[str, Any]:
+        return {
+            "id": campaign.id,
+            "name": campaign.name,
+            "system": campaign.system,
+            "notes": campaign.notes,
+            "gangs": [
+                {
+                    "roster": s.roster,
+                    "name": s.name,
+                    "share": s.share,
+                    "battles": s.battles,
+                    "wins": s.wins,
+                    "draws": s.draws,
+                    "losses": s.losses,
+                    "points": s.points,
+                    "xp": s.xp,
+                    "fighters_lost": s.fighters_lost,
+                }
+                for s in self.standings(campaign)
+            ],
+        }
+
+    def carnet_campaigns(self, carnet: Carnet) -> list[dict[str, str]]:
+        return [
+            {"id": c.id, "name": c.name, "system": c.system}
+            for c in store.carnet_campaigns(session=self.session, carnet_id=carnet.id)
+        ]

@@ -1,0 +1,132 @@
+"""Reading and writing army books and their published versions. Keyword-only arguments,
+one code path for both databases."""
+
+import secrets
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
+from sqlmodel import Session, col, select
+
+from app.store.models import Book, BookShare, utcnow
+from app.store.rosters import StaleVersion, hash_token, new_code, new_token
+
+__all__ = [
+    "StaleVersion",
+    "books_of_carnet",
+    "create_book",
+    "create_book_share",
+    "delete_book",
+    "find_book_share",
+    "get_book",
+    "get_book_share",
+    "latest_book_share",
+    "update_book",
+]
+
+
+def create_book(
+    *, session: Session, system: str, name: str, document: dict[str, Any], carnet_id: str | None
+) -> tuple[Book, str]:
+    token = new_token()
+    book = Book(
+        id=secrets.token_hex(12),
+        system=system,
+        name=name,
+        document=document,
+        token_hash=hash_token(token),
+        carnet_id=carnet_id,
+    )
+    session.add(book)
+    session.commit()
+    session.refresh(book)
+    return book, token
+
+
+def get_book(*, session: Session, book_id: str) -> Book | None:
+    return session.get(Book, book_id[:64])
+
+
+def update_book(
+    *, session: Session, book: Book, expected_version: int, name: str, document: dict[str, Any]
+) -> Book:
+    """Compare-and-swap on the version: a writer that read an older one gets StaleVersion."""
+    result = session.execute(
+        update(Book)
+        .where(col(Book.id) == book.id, col(Book.version) == expected_version)
+        .values(name=name, document=document, version=Book.version + 1, updated_at=utcnow())
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        session.refresh(book)
+        raise StaleVersion(book.version)
+    session.commit()
+    session.refresh(book)
+    return book
+
+
+def delete_book(*, session: Session, book: Book) -> None:
+    session.delete(book)
+    session.commit()
+
+
+def books_of_carnet(*, session: Session, carnet_id: str) -> list[Book]:
+    """The carnet's books, most recently changed first, documents not loaded."""
+    query = (
+        select(Book)
+        .where(Book.carnet_id == carnet_id)
+        .options(defer(Book.document))  # type: ignore[arg-type]
+        .order_by(col(Book.updated_at).desc(), col(Book.id))
+    )
+    return list(session.exec(query).all())
+
+
+def create_book_share(
+    *,
+    session: Session,
+    book_id: str,
+    version: int,
+    system: str,
+    snapshot: dict[str, Any],
+    etag: str,
+) -> BookShare:
+    """Freezes a published version under a fresh random code (retries on a collision)."""
+    for _ in range(5):
+        share = BookShare(
+            code=new_code(),
+            book_id=book_id,
+            version=version,
+            system=system,
+            snapshot=snapshot,
+            etag=etag,
+        )
+        try:
+            with session.begin_nested():
+                session.add(share)
+        except IntegrityError:
+            continue
+        session.commit()
+        return share
+    raise RuntimeError("could not find a free book share code")
+
+
+def get_book_share(*, session: Session, code: str) -> BookShare | None:
+    return session.get(BookShare, code[:16])
+
+
+def latest_book_share(*, session: Session, book_id: str) -> BookShare | None:
+    """The book's newest published version (its snapshot loaded on first read)."""
+    query = (
+        select(BookShare)
+        .where(BookShare.book_id == book_id)
+        .options(defer(BookShare.snapshot))  # type: ignore[arg-type]
+        .order_by(col(BookShare.created_at).desc(), col(BookShare.version).desc())
+        .limit(1)
+    )
+    return session.exec(query).first()
+
+
+def find_book_share(*, session: Session, book_id: str, etag: str) -> BookShare | None:
+    query = select(BookShare).where(BookShare.book_id == book_id, BookShare.etag == etag).limit(1)
+    return session.exec(query).first()

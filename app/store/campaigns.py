@@ -1,0 +1,182 @@
+"""Reading and writing campaigns and ledgers. A battle line is inserted once and never
+updated; recording one swaps the roster's version in the same transaction, so that of two
+writers on one version exactly one wins (the other's transaction changes nothing)."""
+
+import hmac
+import secrets
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from app.store.models import (
+    Battle,
+    Campaign,
+    CampaignGang,
+    CarnetCampaign,
+    Roster,
+    Share,
+    utcnow,
+)
+from app.store.rosters import hash_token, new_code, new_token
+
+
+class Lost(Exception):
+    """Another writer got in first: nothing of this write is stored."""
+
+
+def create_campaign(
+    *, session: Session, system: str, name: str, notes: str, carnet_id: str | None
+) -> tuple[Campaign, str, str]:
+    token, join = new_token(), secrets.token_urlsafe(12)
+    campaign = Campaign(
+        id=secrets.token_hex(12),
+        system=system,
+        name=name,
+        notes=notes,
+        token_hash=hash_token(token),
+        join_hash=hash_token(join),
+    )
+    session.add(campaign)
+    if carnet_id is not None:
+        session.flush()
+        session.add(CarnetCampaign(carnet_id=carnet_id, campaign_id=campaign.id))
+    session.commit()
+    session.refresh(campaign)
+    return campaign, token, join
+
+
+def get_campaign(*, session: Session, campaign_id: str) -> Campaign | None:
+    return session.get(Campaign, campaign_id[:64])
+
+
+def join_matches(campaign: Campaign, code: str) -> bool:
+    return hmac.compare_digest(campaign.join_hash, hash_token(code))
+
+
+def add_gang(*, session: Session, campaign_id: str, roster_id: str) -> None:
+    """Idempotent: a gang that joined already stays as it is."""
+    dialect = session.get_bind().dialect.name
+    insert = pg_insert if dialect == "postgresql" else sqlite_insert
+    row = {"campaign_id": campaign_id, "roster_id": roster_id, "joined_at": utcnow()}
+    session.execute(insert(CampaignGang).values([row]).on_conflict_do_nothing())
+    session.commit()
+
+
+def count_gangs(*, session: Session, campaign_id: str) -> int:
+    query = (
+        select(func.count())
+        .select_from(CampaignGang)
+        .where(CampaignGang.campaign_id == campaign_id)
+    )
+    return int(session.exec(query).one())
+
+
+def gangs(*, session: Session, campaign_id: str) -> list[Roster]:
+    query = (
+        select(Roster)
+        .join(CampaignGang, col(CampaignGang.roster_id) == col(Roster.id))
+        .where(CampaignGang.campaign_id == campaign_id)
+        .order_by(col(CampaignGang.joined_at), col(Roster.id))
+    )
+    return list(session.exec(query).all())
+
+
+def is_gang(*, session: Session, campaign_id: str, roster_id: str) -> bool:
+    return session.get(CampaignGang, (campaign_id, roster_id)) is not None
+
+
+def carnet_campaigns(*, session: Session, carnet_id: str) -> list[Campaign]:
+    query = (
+        select(Campaign)
+        .join(CarnetCampaign, col(CarnetCampaign.campaign_id) == col(Campaign.id))
+        .where(CarnetCampaign.carnet_id == carnet_id)
+        .order_by(col(Campaign.created_at).desc(), col(Campaign.id))
+    )
+    return list(session.exec(query).all())
+
+
+def ledger(*, session: Session, roster_id: str) -> list[Battle]:
+    query = select(Battle).where(Battle.roster_id == roster_id).order_by(col(Battle.number))
+    return list(session.exec(query).all())
+
+
+def mirrored(*, session: Session, roster_id: str) -> list[Battle]:
+    """Lines other gangs recorded against this one (corrections excluded)."""
+    query = (
+        select(Battle)
+        .where(Battle.opponent_roster_id == roster_id, col(Battle.corrects).is_(None))
+        .order_by(col(Battle.created_at), col(Battle.id))
+    )
+    return list(session.exec(query).all())
+
+
+def campaign_lines(*, session: Session, campaign_id: str) -> list[Battle]:
+    query = (
+        select(Battle)
+        .where(Battle.campaign_id == campaign_id)
+        .order_by(col(Battle.roster_id), col(Battle.number))
+    )
+    return list(session.exec(query).all())
+
+
+def record(
+    *,
+    session: Session,
+    roster: Roster,
+    expected_version: int,
+    document: dict[str, Any],
+    card: dict[str, Any],
+    battle: dict[str, Any],
+    share: dict[str, Any],
+) -> tuple[Battle, Share]:
+    """One transaction: the roster's version swapped, the share of the state after it and
+    the battle line inserted. Lost when the version moved on or the number was taken."""
+    code = new_code()
+    swapped = session.execute(
+        update(Roster)
+        .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]
+        .values(
+            name=document.get("name", ""),
+            document=document,
+            card=card,
+            version=Roster.version + 1,
+            updated_at=utcnow(),
+        )
+    )
+    if swapped.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise Lost
+    stored_share = Share(code=code, roster_id=roster.id, **share)
+    line = Battle(roster_id=roster.id, share_code=code, **battle)
+    session.add(stored_share)
+    session.add(line)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Lost from None
+    session.refresh(line)
+    session.refresh(roster)
+    return line, stored_share
+
+
+def listing(*, session: Session, carnet_id: str) -> list[dict[str, str]]:
+    """A carnet's campaigns as its listing gives them (api-v1.md « Carnets »)."""
+    campaigns = carnet_campaigns(session=session, carnet_id=carnet_id)
+    return [{"id": c.id, "name": c.name, "system": c.system} for c in campaigns]
+
+
+def campaigns_of(*, session: Session, roster_id: str) -> list[Campaign]:
+    """The campaigns a roster joined, and (for the form's opponent list) nothing more."""
+    query = (
+        select(Campaign)
+        .join(CampaignGang, col(CampaignGang.campaign_id) == col(Campaign.id))
+        .where(CampaignGang.roster_id == roster_id)
+        .order_by(col(Campaign.created_at).desc())
+        .limit(50)
+    )
+    return list(session.exec(query).all())

@@ -1,0 +1,312 @@
+"""Campaign pages: « Après la bataille » (a gang's owner records a battle, several fighters
+in one form, from the phone), the gang's public page by its share link, the « Rapport de
+bataille » BBCode, a campaign's standings and the page where a player's list joins it."""
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from app.campaigns.ledger import GONE, LedgerError
+from app.campaigns.models import BattleIn
+from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
+from app.campaigns.service import CampaignFull, CampaignService, NoSuchCampaign
+from app.db import SessionDep
+from app.roster_service import RosterError, StaleVersion, check
+from app.store import campaigns as campaign_store
+from app.store import rosters as roster_store
+from app.store.models import Roster
+from app.urls import public_base
+from app.web.deps import EditableRoster, FormDep, editable, my_lists
+from app.web.forms import error_text
+from app.web.render import html_error, render
+
+STATE_LABELS = {
+    "active": "actif",
+    "recovering": "convalescent",
+    "dead": "mort",
+    "retired": "retiré",
+}
+STALE = (
+    "La liste a changé pendant ce temps (un autre appareil ?) : rien n'est enregistré, "
+    "vérifiez et recommencez."
+)
+
+
+def _int(value: Any) -> int | Any:
+    text = str(value or "").strip().replace("−", "-")
+    if text in ("", "+", "-"):
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        return text  # refused by the model, with its field named
+
+
+def battle_from_form(form: Any, size: int) -> dict[str, Any]:
+    """The « Après la bataille » form as a record_battle body: one row per fighter."""
+    fighters = []
+    for index in range(min(size, 200)):
+        xp = _int(form.get(f"f{index}_xp"))
+        state = str(form.get(f"f{index}_state") or "")[:16]
+        stat = str(form.get(f"f{index}_stat") or "").strip()[:16]
+        by = _int(form.get(f"f{index}_by"))
+        rep = str(form.get(f"f{index}_rep") or "").strip()
+        fighter: dict[str, Any] = {"entry": index}
+        if xp:
+            fighter["xp"] = xp
+        if state:
+            fighter["state"] = state
+        if stat and by:
+            cause = str(form.get(f"f{index}_cause") or "")[:100]
+            fighter["changes"] = [{"stat": stat, "by": by, "cause": cause}]
+        if rep:
+            fighter["rep"] = _int(rep)
+        if len(fighter) > 1:
+            fighters.append(fighter)
+    body: dict[str, Any] = {
+        "date": str(form.get("date") or "")[:10],
+        "opponent": str(form.get("opponent") or "")[:100],
+        "scenario": str(form.get("scenario") or "")[:100],
+        "result": str(form.get("result") or "")[:8],
+        "notes": str(form.get("notes") or "")[:2000],
+        "fighters": fighters,
+    }
+    for key in ("campaign", "opponent_roster"):
+        if form.get(key):
+            body[key] = str(form.get(key))[:32]
+    if form.get("corrects"):
+        body["corrects"] = _int(form.get("corrects"))
+    return body
+
+
+def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
+    """The gang as its pages show it: each fighter's numbers and state, the ledger newest
+    first, each fighter's own line (XP over time, changes with their causes)."""
+    system = service.rosters.system(roster)
+    document = service.rosters.document(roster)
+    states = service.states(roster)
+    whole = check(system, document)[0]
+    active = check(system, service.active(roster, document))[0]
+    entries = document.model_dump(mode="json")["entries"]
+    lines = service.battles(roster)
+    fighters = []
+    for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
+        custom = entry.get("custom") or {}
+        history = [
+            (line["battle"], fighter_text(f))
+            for line in lines
+            for f in line["fighters"]
+            if f["entry"] == index and line["recorded_by"] == roster.id
+        ]
+        fighters.append(
+            {
+                "index": index,
+                "name": result.name,
+                "xp": custom.get("xp"),
+                "rep": custom.get("rep"),
+                "light_wounds": custom.get("light_wounds"),
+                "actions": getattr(result.derived, "actions", None),
+                "state": states[index] if index < len(states) else "active",
+                "gone": index < len(states) and states[index] in GONE,
+                "history": history,
+            }
+        )
+    campaigns = [
+        {
+            "id": c.id,
+            "name": c.name,
+            "gangs": [
+                g
+                for g in campaign_store.gangs(session=service.session, campaign_id=c.id)
+                if g.id != roster.id
+            ],
+        }
+        for c in campaign_store.campaigns_of(session=service.session, roster_id=roster.id)
+    ]
+    return {
+        "campaigns": campaigns,
+        "roster": roster,
+        "system": system,
+        "fighters": fighters,
+        "derived": active.derived,
+        "lines": list(reversed(lines)),
+        "results": RESULTS,
+        "states": STATE_LABELS,
+        "report_states": STATES,
+        "french_day": french_day,
+        "fighter_text": fighter_text,
+        "has_xp": system.id == "necrowarzone",
+        "has_rep": system.id == "bastos",
+    }
+
+
+def router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    def service_of(request: Request, session: Session) -> CampaignService:
+        return CampaignService(session, request.app.state.systems)
+
+    def gang_page(
+        request: Request,
+        session: Session,
+        roster: Roster,
+        error: str = "",
+        status: int = 200,
+        form: dict[str, Any] | None = None,
+        flash: str = "",
+    ) -> Response:
+        service = service_of(request, session)
+        context = gang_context(service, roster)
+        context.update(error=error, form=form or {}, flash=flash, owner=True)
+        return render(request, "campaign/gang.html", context, status=status)
+
+    @router.get("/r/{roster_id}/campagne")
+    def after_battle(roster: EditableRoster, request: Request, session: SessionDep) -> Response:
+        flash = "Bataille enregistrée." if request.query_params.get("ok") else ""
+        return gang_page(request, session, roster, flash=flash)
+
+    @router.post("/r/{roster_id}/campagne")
+    def record(
+        roster: EditableRoster, request: Request, session: SessionDep, form: FormDep
+    ) -> Response:
+        service = service_of(request, session)
+        body = battle_from_form(form, len(roster.document.get("entries", [])))
+        shown = {k: str(v)[:200] for k, v in form.items() if isinstance(v, str)}
+        try:
+            parsed = BattleIn.model_validate(body)
+            service.record(roster, int(str(form.get("version") or 0)[:9] or 0), parsed)
+        except ValidationError as exc:
+            return gang_page(request, session, roster, error_text(exc), 422, shown)
+        except ValueError as exc:  # LedgerError, and a version that is no number
+            text = str(exc) if isinstance(exc, LedgerError) else STALE
+            return gang_page(request, session, roster, text, 422, shown)
+        except StaleVersion:
+            session.refresh(roster)
+            return gang_page(request, session, roster, STALE, 409, shown)
+        return RedirectResponse(f"/r/{roster.id}/campagne?ok=1", status_code=303)
+
+    @router.get("/campagne/gang/{code}")
+    def public_gang(code: str, request: Request, session: SessionDep) -> Response:
+        shared = roster_store.get_share(session=session, code=code[:16])
+        if shared is None or shared.roster_id is None:
+            return html_error(request, 404, "Ce lien ne mène à aucun gang.")
+        service = service_of(request, session)
+        try:
+            roster = service.rosters.get(shared.roster_id)
+            context = gang_context(service, roster)
+        except RosterError:
+            return html_error(request, 404, "Ce gang n'existe plus.")
+        owner = editable_or_none_safe(request, session, roster.id)
+        context.update(error="", form={}, flash="", owner=owner, code=code)
+        return render(request, "campaign/gang.html", context)
+
+    @router.get("/campagne/rapport/{code}.bbcode")
+    def report(code: str, request: Request, session: SessionDep) -> Response:
+        service = service_of(request, session)
+        shared = roster_store.get_share(session=session, code=code[:16])
+        roster = None
+        if shared is not None and shared.roster_id is not None:
+            roster = roster_store.get_roster(session=session, roster_id=shared.roster_id)
+        if roster is None or roster.system not in service.systems:
+            return html_error(request, 404, "Ce rapport n'existe pas.")
+        line = next((b for b in service.battles(roster) if b["share"] == code), None)
+        if line is None or line["recorded_by"] != roster.id:
+            return html_error(request, 404, "Ce rapport n'existe pas.")
+        url = f"{public_base(request)}/campagne/gang/{code}"
+        text = battle_bbcode(roster.name or "Gang sans nom", line, url)
+        return Response(text, media_type="text/plain; charset=utf-8")
+
+    @router.get("/c/{campaign_id}")
+    def campaign_page(campaign_id: str, request: Request, session: SessionDep) -> Response:
+        service = service_of(request, session)
+        try:
+            campaign = service.get(campaign_id)
+        except NoSuchCampaign:
+            return html_error(request, 404, "Cette campagne n'existe pas.")
+        view = service.view(campaign)
+        system = service.systems[campaign.system]
+        return render(
+            request,
+            "campaign/campaign.html",
+            {"campaign": view, "system": system, "has_points": system.score_model is not None},
+        )
+
+    @router.get("/c/{campaign_id}/rejoindre")
+    def join_page(campaign_id: str, request: Request, session: SessionDep) -> Response:
+        return join_form(
+            request, session, campaign_id, str(request.query_params.get("code", ""))[:200]
+        )
+
+    def join_form(
+        request: Request,
+        session: Session,
+        campaign_id: str,
+        code: str,
+        error: str = "",
+        status: int = 200,
+    ) -> Response:
+        service = service_of(request, session)
+        try:
+            campaign = service.get(campaign_id)
+        except NoSuchCampaign:
+            return html_error(request, 404, "Cette campagne n'existe pas.")
+        lists = my_lists(request, session, campaign.system)
+        return render(
+            request,
+            "campaign/join.html",
+            {"campaign": campaign, "lists": lists, "code": code, "error": error},
+            status=status,
+        )
+
+    @router.post("/c/{campaign_id}/rejoindre")
+    def join(campaign_id: str, request: Request, session: SessionDep, form: FormDep) -> Response:
+        service = service_of(request, session)
+        code = str(form.get("code") or "")[:200]
+        try:
+            campaign = service.get(campaign_id)
+        except NoSuchCampaign:
+            return html_error(request, 404, "Cette campagne n'existe pas.")
+        if not campaign_store.join_matches(campaign, code):
+            return join_form(
+                request,
+                session,
+                campaign_id,
+                code,
+                "Ce lien d'invitation n'est pas celui de cette campagne.",
+                403,
+            )
+        try:
+            roster = editable(request, session, str(form.get("roster") or "")[:64])
+        except RosterError:
+            return join_form(
+                request, session, campaign_id, code, "Choisissez une de vos listes.", 422
+            )
+        if roster.system != campaign.system:
+            return join_form(
+                request,
+                session,
+                campaign_id,
+                code,
+                "Cette liste est d'un autre système de jeu.",
+                422,
+            )
+        try:
+            service.join_held(campaign, roster)
+        except CampaignFull:
+            return join_form(
+                request, session, campaign_id, code, "Cette campagne est complète.", 409
+            )
+        return RedirectResponse(f"/c/{campaign.id}", status_code=303)
+
+    return router
+
+
+def editable_or_none_safe(request: Request, session: Session, roster_id: str) -> bool:
+    try:
+        editable(request, session, roster_id)
+    except RosterError:
+        return False
+    return True
