@@ -56,19 +56,29 @@ def group_value(value: Any) -> Any:
     return None if number is None else str(value).strip()[:20]
 
 
-def group_of(form: FormData, index: int) -> int:
+def group_of(form: FormData, index: int, ref: dict[str, Any] | None = None) -> int:
+    """The row's group: its select's, else its ref's (`ref`: the row's ref, when read)."""
     value = group_value(form.get(f"entry-{index}-group"))
     if isinstance(value, int):
         return value
-    ref = entry_ref(form, index)
-    stored = ref.get("group", 1)
+    stored = (entry_ref(form, index) if ref is None else ref).get("group", 1)
     return stored if isinstance(stored, int) else 10**9
 
 
-def sort_key(form: FormData, index: int) -> tuple[int, bool, int]:
+def sort_key(
+    form: FormData, index: int, ref: dict[str, Any] | None = None
+) -> tuple[int, bool, int]:
     """Entries by combat group; one just moved to a group goes to the end of its block."""
-    group = group_of(form, index)
-    return group, group != entry_ref(form, index).get("group", 1), index
+    ref = entry_ref(form, index) if ref is None else ref
+    group = group_of(form, index, ref)
+    return group, group != ref.get("group", 1), index
+
+
+def combat_order(form: FormData) -> list[int]:
+    """The rows' indexes ordered by sort_key, each row's ref read once (issue 19: it was
+    read twice per comparison key, for every row of every row)."""
+    refs = [entry_ref(form, index) for index in range(entry_count(form))]
+    return sorted(range(len(refs)), key=lambda i: sort_key(form, i, refs[i]))
 
 
 def entry_ref(form: FormData, index: int) -> dict[str, Any]:
