@@ -108,8 +108,10 @@ def _links(schema: dict[str, Any]) -> None:
 
 
 def _limit_responses(method: str, template: str, operation: dict[str, Any]) -> None:
-    """413 where a body is read, 429 where a rate limit counts (app/security/)."""
+    """414 everywhere (app/middleware.py refuses a long query string on every path before
+    routing), 413 where a body is read, 429 where a rate limit counts (app/security/)."""
     responses = operation.setdefault("responses", {})
+    responses.setdefault("414", {"description": "Query string over MAX_QUERY_BYTES."})
     if "requestBody" in operation:
         responses.setdefault("413", {"description": "Body over MAX_BODY_BYTES."})
     if may_be_limited(method, re.sub(r"\{[^/]+\}", "x", template)):
@@ -125,7 +127,7 @@ def _limit_responses(method: str, template: str, operation: dict[str, Any]) -> N
                 },
             },
         )
-    for status in ("413", "429"):
+    for status in ("413", "414", "429"):
         if status in responses:
             responses[status]["content"] = {"application/problem+json": {"schema": PROBLEM_REF}}
 

@@ -120,3 +120,24 @@ def test_the_document_says_what_the_roster_routes_need(unlimited_app: FastAPI) -
         "delete_roster",
         "share_roster",
     }
+
+
+def test_every_operation_documents_the_long_query_refusal(
+    unlimited_app: FastAPI, stored: dict[str, Any]
+) -> None:
+    """app/middleware.py answers 414 to any query string over MAX_QUERY_BYTES, on every
+    path, before routing: CI's schemathesis run met it undocumented on GET …/battles with
+    60 `share=` values (stop 21)."""
+    document = unlimited_app.openapi()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            refused = operation["responses"]["414"]
+            assert refused["content"]["application/problem+json"], (method, path)
+    with TestClient(unlimited_app) as client:
+        answer = client.get(
+            f"/api/v1/rosters/{stored['id']}/battles?" + "share=true&" * 200,
+            headers={"Authorization": f"Bearer {stored['edit_token']}"},
+        )
+    assert answer.status_code == 414
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["errors"][0]["code"] == "query_too_long"
