@@ -1,5 +1,8 @@
 """create_app(): routers, static files, templates, error handlers."""
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -34,6 +37,21 @@ def accessible_docs(page: str) -> str:
     return page.replace("<html>", '<html lang="en">', 1)
 
 
+@asynccontextmanager
+async def _stop_heavy_pool(app: FastAPI) -> AsyncIterator[None]:
+    """The heavy calculations' worker processes end with the app (uvicorn's shutdown, a
+    test client's exit): none outlives it."""
+    try:
+        yield
+    finally:
+        pool = getattr(app.state, "heavy_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+            # Unstarted until its first job: an app served again (a test client entered
+            # twice) still has its pool.
+            app.state.heavy_pool = heavy.pool(app.state.settings.heavy_processes)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -51,6 +69,7 @@ def create_app(
         summary="Army builder and points calculator for skirmish wargames.",
         docs_url=None,  # served below from static/swagger-ui (no CDN: works offline)
         redoc_url=None,
+        lifespan=_stop_heavy_pool,
     )
     app.state.settings = settings
     app.state.systems = systems

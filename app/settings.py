@@ -3,6 +3,7 @@
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,8 +24,10 @@ class Settings(BaseSettings):
     # at most); longer ones get 414 before anything parses them.
     max_query_bytes: int = 2048
     # Worker processes for heavy calculator bodies (over 64 kB): 0 computes them in a thread
-    # of the serving process, where they still hold its GIL (app/api/v1/heavy.py).
-    heavy_processes: int = 0
+    # of the serving process, where they still hold its GIL (app/api/v1/heavy.py). One by
+    # default: with 0, /healthz p99 was 103 ms while 8 clients sent heavy validations, with
+    # 1 it was 10 ms (bench/abuse_bench.py, stall). Spawned at the first heavy body only.
+    heavy_processes: int = Field(default=1, ge=0, le=64)
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
     # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for

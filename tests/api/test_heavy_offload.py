@@ -45,7 +45,9 @@ def spied(
         return original(document)
 
     monkeypatch.setattr(system, "validate", validate)
-    app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=systems)
+    app = create_app(
+        Settings(database_url="sqlite://", heavy_processes=0), engine=engine, systems=systems
+    )
     app.state.session_factory = lambda: nullcontext(session)
     with TestClient(app) as client:
         yield client, calls
@@ -98,14 +100,16 @@ def pooled(
     app.state.session_factory = lambda: nullcontext(session)
     with TestClient(app) as client:
         yield client
-    app.state.heavy_pool.shutdown()
 
 
 def test_heavy_bodies_in_a_worker_process_answer_the_same(
-    pooled: TestClient, client: TestClient, monkeypatch: pytest.MonkeyPatch
+    pooled: TestClient,
+    spied: tuple[TestClient, list[bool]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 13: in a thread a heavy validation still holds the serving process's GIL;
     with HEAVY_PROCESSES it runs in another process, with the same answers."""
+    client, _calls = spied
     json_type = {"Content-Type": "application/json"}
     body = roster(200)
     in_thread = client.post(VALIDATE, content=body, headers=json_type)
@@ -122,3 +126,24 @@ def test_heavy_bodies_in_a_worker_process_answer_the_same(
     monkeypatch.setattr(system, "validate", lambda document: calls.append(True))
     assert pooled.post(VALIDATE, content=body, headers=json_type).status_code == 200
     assert calls == []
+
+
+def test_the_pool_is_the_default_and_ends_with_the_app(
+    engine: Engine, session: Session, systems: dict[str, GameSystem]
+) -> None:
+    """HEAVY_PROCESSES defaults to 1 (bench/abuse_bench.py's stall: /healthz p99 103 ms in a
+    thread, 10 ms with one worker process); the worker is spawned at the first heavy body
+    and stopped when the app stops, and a restarted app has a pool again."""
+    assert Settings(database_url="sqlite://").heavy_processes == 1
+    app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=systems)
+    app.state.session_factory = lambda: nullcontext(session)
+    json_type = {"Content-Type": "application/json"}
+    with TestClient(app) as client:
+        pool = app.state.heavy_pool
+        assert client.post(VALIDATE, content=roster(200), headers=json_type).status_code == 200
+        workers = list(pool._processes.values())
+        assert len(workers) == 1 and workers[0].is_alive()
+    assert not workers[0].is_alive()
+    assert app.state.heavy_pool is not pool
+    with TestClient(app) as client:
+        assert client.post(VALIDATE, content=roster(200), headers=json_type).status_code == 200
