@@ -106,3 +106,7 @@ def test_the_mode_partie_of_a_share_is_public_and_of_a_list_private(client: Test
     own = client.get(f"/r/{roster_id}/partie")
     assert own.status_code == 200
     assert own.headers["cache-control"] == "private, no-store"
+    # The editor leads to it (issue 18 had left the route unlinked from the list).
+    editor = client.get(f"/r/{roster_id}").text
+    assert f'<a href="/r/{roster_id}/partie" id="to-game">Mode partie</a>' in editor
+    assert f'href="/r/{roster_id}"' in own.text  # and it leads back
