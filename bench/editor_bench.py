@@ -12,6 +12,7 @@ Prints figures; it is not a test.
 """
 
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -25,7 +26,7 @@ from fastapi.testclient import TestClient
 from http_bench import FormFields  # bench/ is on the path: this script's folder
 
 from app.cli import migrate
-from app.main import create_app
+from app.main import create_app, settle_heap
 from app.settings import Settings
 
 SIZES = {"dcsystem": 50, "infinity": 45, "nolimits": 50, "bastos": 50, "necrowarzone": 50}
@@ -136,6 +137,8 @@ def main() -> None:
         migrate(url)
         settings = Settings(database_url=url, rate_limit_create="", rate_limit_write="")
         app = create_app(settings)
+        app.openapi()  # as app/asgi.py serves it
+        settle_heap()
         with TestClient(app) as client:
             for system_id in chosen:
                 path, headers, fields = seed(client, app, system_id, SIZES[system_id])
@@ -143,10 +146,12 @@ def main() -> None:
                 if args.profile:
                     profile(client, path, headers, fields, args.saves)
                 cpu, walls = saves(client, path, headers, fields, args.saves)
+                load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
                 print(
                     f"{system_id:<13} {SIZES[system_id]} entries: "
                     f"{cpu * 1000:6.1f} cpu ms/save, wall median "
-                    f"{statistics.median(walls) * 1000:6.1f} ms ({args.saves} saves)"
+                    f"{statistics.median(walls) * 1000:6.1f} ms ({args.saves} saves), "
+                    f"load average {load}"
                 )
         app.state.engine.dispose()
 
