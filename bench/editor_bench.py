@@ -37,9 +37,9 @@ SIZES = {"dcsystem": 50, "infinity": 45, "nolimits": 50, "bastos": 50, "necrowar
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"')
 
 
-def long_list(app: Any, system_id: str, size: int) -> dict[str, Any]:
+def long_list(systems: Any, system_id: str, size: int) -> dict[str, Any]:
     """The system's first example, its entries repeated up to `size` entries."""
-    example = app.state.systems[system_id].example_rosters()[0]
+    example = systems[system_id].example_rosters()[0]
     document = dict(example.document)
     entries = list(document["entries"])
     document["entries"] = [dict(entries[i % len(entries)]) for i in range(size)]
@@ -53,7 +53,7 @@ def seed(
     carnet = client.post("/api/v1/carnets").json()
     made = client.post(
         f"/api/v1/carnets/{carnet['id']}/rosters",
-        json=long_list(app, system_id, size),
+        json=long_list(app.state.systems, system_id, size),
         headers={"Authorization": f"Bearer {carnet['key']}"},
     )
     if made.status_code != 201:
