@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.campaigns.ledger import GONE, LedgerError
-from app.campaigns.models import BattleIn
+from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignFull, CampaignService, NoSuchCampaign
 from app.db import SessionDep
@@ -19,8 +19,8 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Roster
 from app.urls import public_base
-from app.web.deps import EditableRoster, FormDep, editable, my_lists
-from app.web.forms import error_text
+from app.web.deps import EditableRoster, FormDep, editable, my_lists, writing_carnet
+from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
 
 STATE_LABELS = {
@@ -29,6 +29,7 @@ STATE_LABELS = {
     "dead": "mort",
     "retired": "retiré",
 }
+CAMPAIGN_LABELS = {"system": "Système", "name": "Nom", "notes": "Règles de la campagne"}
 STALE = (
     "La liste a changé pendant ce temps (un autre appareil ?) : rien n'est enregistré, "
     "vérifiez et recommencez."
@@ -82,6 +83,14 @@ def battle_from_form(form: Any, size: int) -> dict[str, Any]:
     return body
 
 
+def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int) -> bool:
+    """A ledger line's fighter is this entry: by its stable id (the entry may have moved
+    since), or by its index for a line stored without one."""
+    if line_fighter.get("id") is not None:
+        return bool(line_fighter["id"] == entry.get("id"))
+    return bool(line_fighter["entry"] == index)
+
+
 def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
     """The gang as its pages show it: each fighter's numbers and state, the ledger newest
     first, each fighter's own line (XP over time, changes with their causes)."""
@@ -99,7 +108,7 @@ def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
             (line["battle"], fighter_text(f))
             for line in lines
             for f in line["fighters"]
-            if f["entry"] == index and line["recorded_by"] == roster.id
+            if line["recorded_by"] == roster.id and same_fighter(f, entry, index)
         ]
         fighters.append(
             {
@@ -218,6 +227,54 @@ def router() -> APIRouter:
         url = f"{public_base(request)}/campagne/gang/{code}"
         text = battle_bbcode(roster.name or "Gang sans nom", line, url)
         return Response(text, media_type="text/plain; charset=utf-8")
+
+    def new_form(
+        request: Request,
+        form: dict[str, str] | None = None,
+        errors: dict[str, str] | None = None,
+        status: int = 200,
+    ) -> Response:
+        systems = request.app.state.systems
+        return render(
+            request,
+            "campaign/new.html",
+            {"systems": systems, "form": form or {}, "errors": errors or {}},
+            status=status,
+        )
+
+    @router.get("/campagnes/nouvelle")
+    def new_campaign(request: Request) -> Response:
+        chosen = str(request.query_params.get("systeme", ""))[:32]
+        return new_form(request, {"system": chosen})
+
+    @router.post("/campagnes/nouvelle")
+    def create_campaign(request: Request, session: SessionDep, form: FormDep) -> Response:
+        """An organiser creates a campaign from the pages: it goes in this browser's carnet
+        and the page gives the link players join by (its code is shown this once)."""
+        # Bounded where it enters, past the model's own bounds so that they refuse it.
+        shown = {k: str(form.get(k) or "")[:4001] for k in ("system", "name", "notes")}
+        body = {k: v.strip() for k, v in shown.items()}
+        try:
+            parsed = CampaignIn.model_validate(body)
+        except ValidationError as exc:
+            return new_form(request, shown, field_errors(exc, labels=CAMPAIGN_LABELS), 422)
+        service = service_of(request, session)
+        if parsed.system not in service.systems:
+            return new_form(request, shown, {"system": "Système : choisissez-en un."}, 422)
+        carnet = writing_carnet(request, session)
+        campaign, _token, join_code = service.create(parsed, carnet)
+        base = public_base(request)
+        return render(
+            request,
+            "campaign/created.html",
+            {
+                "campaign": campaign,
+                "system": service.systems[campaign.system],
+                "join_url": f"{base}/c/{campaign.id}/rejoindre?code={join_code}",
+                "url": f"{base}/c/{campaign.id}",
+            },
+            status=201,
+        )
 
     @router.get("/c/{campaign_id}")
     def campaign_page(campaign_id: str, request: Request, session: SessionDep) -> Response:

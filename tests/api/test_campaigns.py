@@ -81,9 +81,28 @@ def test_three_battles_of_a_nine_figure_gang(client: TestClient) -> None:
         (3, "loss", None, 4),
         (4, "loss", 3, None),
     ]
+    # Each fighter also carries his entry's stable id (docs/campaigns.md).
+    ids = [entry["id"] for entry in fix.json()["roster"]["entries"]]
+    assert len(set(ids)) == 9
     assert lines[2]["fighters"] == [
-        {"entry": 4, "name": "Ganger 4", "xp": 0, "changes": [], "rep": None, "state": "dead"},
-        {"entry": 2, "name": "Ganger 2", "xp": 30, "changes": [], "rep": None, "state": None},
+        {
+            "entry": 4,
+            "id": ids[4],
+            "name": "Ganger 4",
+            "xp": 0,
+            "changes": [],
+            "rep": None,
+            "state": "dead",
+        },
+        {
+            "entry": 2,
+            "id": ids[2],
+            "name": "Ganger 2",
+            "xp": 30,
+            "changes": [],
+            "rep": None,
+            "state": None,
+        },
     ]
     # Each battle pinned a share of the state after it, and those never change.
     shares = [client.get(f"/api/v1/shares/{b['share']}").json() for b in lines[:3]]

@@ -96,3 +96,50 @@ def test_a_campaign_page_and_joining_it(browser: TestClient) -> None:
     assert page.status_code == 200
     assert re.search(r">Alpha</a></td><td>1</td><td>1</td>", page.text)
     assert browser.get("/c/nope").status_code == 404
+
+
+def test_an_organiser_creates_a_campaign_from_the_pages(browser: TestClient) -> None:
+    form = browser.get("/campagnes/nouvelle?systeme=necrowarzone")
+    assert form.status_code == 200
+    assert '<option value="necrowarzone" selected>' in form.text
+    # Bad values: a French message, what was typed kept, nothing created.
+    for data, said in [
+        ({"system": "necrowarzone", "name": "   "}, "Nom :"),
+        ({"system": "échecs", "name": "La Ruche"}, "Système :"),
+        ({"system": "necrowarzone", "name": "x" * 101}, "Nom :"),
+        (
+            {"system": "necrowarzone", "name": "Ruche", "notes": "n" * 4001},
+            "Règles de la campagne :",
+        ),
+        ({"system": "necrowarzone", "name": "Ru\x00che"}, "Nom :"),
+    ]:
+        refused = browser.post("/campagnes/nouvelle", data=data)
+        assert refused.status_code == 422, (data, refused.text[:300])
+        assert 'id="new-campaign-error"' in refused.text and said in refused.text, data
+        assert 'aria-invalid="true"' in refused.text
+    made = browser.post(
+        "/campagnes/nouvelle",
+        data={"system": "necrowarzone", "name": "La Ruche", "notes": "10 XP par bataille"},
+    )
+    assert made.status_code == 201, made.text
+    join_url = re.search(r'id="join-url" value="([^"]+)"', made.text)
+    assert join_url and "/rejoindre?code=" in join_url[1]
+    campaign_id = re.search(r"/c/([0-9a-f]+)/rejoindre", join_url[1])
+    assert campaign_id
+    # The campaign is in this browser's carnet (« Mes listes ») and its page is public.
+    mine = browser.get("/listes").text
+    assert f'<a href="/c/{campaign_id[1]}">La Ruche</a>' in mine
+    page = browser.get(f"/c/{campaign_id[1]}")
+    assert page.status_code == 200 and "10 XP par bataille" in page.text
+    # A player's list joins by that link.
+    gang = stored(browser, orlocks("Alpha"))
+    open_in_browser(browser, gang)
+    join = browser.get(join_url[1].removeprefix("http://testserver"))
+    assert join.status_code == 200 and "Alpha" in join.text
+    code = join_url[1].split("code=", 1)[1]
+    joined = browser.post(
+        f"/c/{campaign_id[1]}/rejoindre", data={"code": code, "roster": gang["id"]}
+    )
+    assert joined.status_code == 303
+    standings = browser.get(f"/c/{campaign_id[1]}").text
+    assert re.search(r"<tr><td>(<a [^>]+>)?Alpha(</a>)?</td><td>0</td>", standings)
