@@ -2,6 +2,7 @@
 in one form, from the phone), the gang's public page by its share link, the « Rapport de
 bataille » BBCode, a campaign's standings and the page where a player's list joins it."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -149,10 +150,12 @@ def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
         "fighter_text": fighter_text,
         "has_xp": system.id == "necrowarzone",
         "has_rep": system.id == "bastos",
+        "has_score": system.score_model is not None,
     }
 
 
-def router() -> APIRouter:
+def router(pages: Mapping[str, Any]) -> APIRouter:
+    """`pages`: each system's SystemPages (its score form's fields and labels)."""
     router = APIRouter(include_in_schema=False)
 
     def service_of(request: Request, session: Session) -> CampaignService:
@@ -184,6 +187,18 @@ def router() -> APIRouter:
         service = service_of(request, session)
         body = battle_from_form(form, len(roster.document.get("entries", [])))
         shown = {k: str(v)[:200] for k, v in form.items() if isinstance(v, str)}
+        system = service.rosters.system(roster)
+        if system.score_model is not None and form.get("scored"):
+            # The system's score form, the same fields as its score page (E.3, No Limits'
+            # victory points): the battle's points come from its score engine.
+            page = pages[system.id]
+            score = page.score_from_form(form)
+            try:
+                system.score_model.model_validate(score)
+            except ValidationError as exc:
+                text = "Score : " + error_text(exc, page.labels)
+                return gang_page(request, session, roster, text, 422, shown)
+            body["score"] = score
         try:
             parsed = BattleIn.model_validate(body)
             service.record(roster, int(str(form.get("version") or 0)[:9] or 0), parsed)

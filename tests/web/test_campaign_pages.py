@@ -143,3 +143,97 @@ def test_an_organiser_creates_a_campaign_from_the_pages(browser: TestClient) -> 
     assert joined.status_code == 303
     standings = browser.get(f"/c/{campaign_id[1]}").text
     assert re.search(r"<tr><td>(<a [^>]+>)?Alpha(</a>)?</td><td>0</td>", standings)
+
+
+def test_a_bastos_figure_goes_rep_4_to_5_through_the_page_and_its_sheet_follows(
+    browser: TestClient,
+) -> None:
+    band = stored(
+        browser,
+        {
+            "system": "bastos",
+            "name": "Baby Face",
+            "entries": [
+                {"name": "Baby Face", "custom": {"rep": 4, "leader": False, "weapon": "revolver"}}
+            ],
+        },
+    )
+    open_in_browser(browser, band)
+    before = browser.post(
+        f"/api/v1/rosters/{band['id']}/shares",
+        headers={"Authorization": f"Bearer {band['edit_token']}"},
+    ).json()["code"]
+    # Rep test on 2 dice, a success per die at or under the Rep (bastos L11 and its
+    # tables): both succeed (4/6)² = 4/9 at Rep 4, (5/6)² = 25/36 at Rep 5.
+    sheet = browser.get(f"/s/{before}/feuille").text
+    assert "Test de Rep : 2 réussites 4/9 (44 %)" in sheet
+    done = record(browser, band["id"], {"f0_rep": "5"})
+    assert done.status_code == 303, done.text
+    page = browser.get(f"/r/{band['id']}/campagne").text
+    row = re.search(r'<tr id="fighter-0"[^>]*>(.*?)</tr>', page, re.S)
+    assert row and "<td>5</td>" in row[1] and "B1 : Rep 5" in row[1], row
+    after = re.findall(r'href="/s/([a-z0-9]+)">État du gang après', page)
+    assert len(after) == 1
+    sheet = browser.get(f"/s/{after[0]}/feuille").text
+    assert '<span class="badge rep">Rep 5</span>' in sheet
+    assert "Test de Rep : 2 réussites 25/36 (69 %)" in sheet
+    # The list's own totals follow too (« Rep totale »).
+    assert "<strong>5</strong> Rep totale" in sheet
+
+
+def test_a_dcsystem_battle_is_scored_by_e3_from_the_page(browser: TestClient) -> None:
+    roster = stored(
+        browser,
+        {
+            "system": "dcsystem",
+            "name": "SG-1",
+            "points_limit": 200,
+            "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
+        },
+    )
+    open_in_browser(browser, roster)
+    form = browser.get(f"/r/{roster['id']}/campagne").text
+    assert 'name="scored"' in form and 'name="kills_3"' in form
+    score = {"scored": "1", "format": "200", "main_mission": "1"}
+    # A bad value in the score: a French message, nothing recorded, what was typed kept.
+    bad = record(browser, roster["id"], {**score, "kills_1": "-3"})
+    assert bad.status_code == 422
+    assert "Score : " in bad.text and 'value="-3"' in bad.text
+    assert 'class="battle"' not in bad.text
+    done = record(browser, roster["id"], {**score, "kills_1": "2", "kills_2": "1"})
+    assert done.status_code == 303, done.text
+    # E.3: mission principale 200/10 = 20, two level-1 kills 2 × 1, one level-2 kill 2.
+    page = browser.get(f"/r/{roster['id']}/campagne").text
+    assert re.search(r"Victoire</span> — 24 pts", page), page
+    # Without « Compter le score », the battle has none.
+    plain = record(browser, roster["id"], {"format": "200", "main_mission": "1"})
+    assert plain.status_code == 303
+    lines = browser.get(
+        f"/api/v1/rosters/{roster['id']}/battles",
+        headers={"Authorization": f"Bearer {roster['edit_token']}"},
+    ).json()["battles"]
+    assert [line["points"] for line in lines] == [24, None]
+
+
+def test_a_nolimits_battle_is_scored_by_its_engine_from_the_page(browser: TestClient) -> None:
+    army = {"system": "nolimits", "name": "Compagnie", "entries": []}
+    roster = stored(browser, army)
+    open_in_browser(browser, roster)
+    fields = {"e0-name": "Sergent", "e0-points": "40", "e0-count": "2", "terrain_held": "1"}
+    done = record(browser, roster["id"], {"scored": "1", **fields})
+    assert done.status_code == 303, done.text
+    body = {
+        "eliminated": [{"name": "Sergent", "points": 40, "count": 2}],
+        "general_points": None,
+        "terrain_held": 1,
+        "enemy_banner": False,
+        "enemy_conceded": False,
+        "enemy_survivors_points": 0,
+    }
+    expected = browser.post("/api/v1/systems/nolimits/score", json=body)
+    assert expected.status_code == 200, expected.text
+    lines = browser.get(
+        f"/api/v1/rosters/{roster['id']}/battles",
+        headers={"Authorization": f"Bearer {roster['edit_token']}"},
+    ).json()["battles"]
+    assert lines[0]["points"] == expected.json()["points"] > 0
