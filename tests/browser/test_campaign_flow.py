@@ -71,3 +71,64 @@ def test_three_battles_on_a_phone(
     stranger.goto(f"/campagne/gang/{codes[-1]}")
     expect(stranger.locator("#battles > li")).to_have_count(4)
     expect(stranger.locator("form.battle-form")).to_have_count(0)
+
+
+def tab_to(page: Page, selector: str, limit: int = 60) -> None:
+    """Presses Tab until `selector` has the focus (keyboard only, as a player would)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_an_organiser_creates_a_campaign_keyboard_only(
+    new_context: Callable[..., BrowserContext], live_server: str, width: int
+) -> None:
+    organiser = new_context(viewport={"width": width, "height": 900}).new_page()
+    organiser.goto("/listes")
+    tab_to(organiser, "#new-campaign")
+    organiser.keyboard.press("Enter")
+    expect(organiser).to_have_url(f"{live_server}/campagnes/nouvelle")
+    tab_to(organiser, "#campaign-system")
+    organiser.keyboard.press("ArrowDown")  # the first system
+    first = organiser.locator("#campaign-system option").nth(1).get_attribute("value")
+    for _ in range(6):  # down to Necromunda–Warzone, whatever the order
+        if organiser.locator("#campaign-system").input_value() == "necrowarzone":
+            break
+        organiser.keyboard.press("ArrowDown")
+    assert first and organiser.locator("#campaign-system").input_value() == "necrowarzone"
+    # A name of spaces only passes the browser's `required` and is refused by the server.
+    organiser.keyboard.press("Tab")
+    organiser.keyboard.type("   ")
+    organiser.keyboard.press("Enter")
+    expect(organiser.locator("#new-campaign-error")).to_contain_text("Nom :")
+    expect(organiser.locator("#campaign-name")).to_have_attribute("aria-invalid", "true")
+    expect(organiser.locator("#campaign-system")).to_have_value("necrowarzone")  # kept
+    tab_to(organiser, "#campaign-name")
+    organiser.keyboard.press("Control+A")
+    organiser.keyboard.type("La Ruche")
+    organiser.keyboard.press("Tab")
+    organiser.keyboard.type("10 XP par bataille jouée.")
+    tab_to(organiser, "#create-campaign")
+    organiser.keyboard.press("Enter")
+    expect(organiser.locator("#campaign-created")).to_be_visible()
+    join_url = organiser.locator("#join-url").input_value()
+    assert "/rejoindre?code=" in join_url
+    assert organiser.evaluate("document.documentElement.scrollWidth") <= width
+    organiser.screenshot(path=f"/tmp/h17-campaign-created-{width}.png", full_page=True)
+    # A player joins with one of his lists, keyboard only, from another device.
+    gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks("Alpha")).json()
+    player = new_context(viewport={"width": width, "height": 900}).new_page()
+    player.goto(gang["edit_url"])
+    player.goto(join_url)
+    tab_to(player, "input[name=roster]")
+    player.keyboard.press("Space")
+    player.keyboard.press("Tab")
+    player.keyboard.press("Enter")
+    expect(player.locator("#standings")).to_contain_text("Alpha")
+    expect(player.locator("p.note").first).to_have_text("10 XP par bataille jouée.")
+    # The organiser finds it in « Mes listes ».
+    organiser.goto("/listes")
+    expect(organiser.locator("#my-campaigns")).to_contain_text("La Ruche")
