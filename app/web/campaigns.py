@@ -2,7 +2,7 @@
 in one form, from the phone), the gang's public page by its share link, the « Rapport de
 bataille » BBCode, a campaign's standings and the page where a player's list joins it."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -35,6 +35,59 @@ STALE = (
     "La liste a changé pendant ce temps (un autre appareil ?) : rien n'est enregistré, "
     "vérifiez et recommencez."
 )
+
+
+# The form's names of a battle line's fields (« Après la bataille »).
+BATTLE_LABELS = {
+    "date": "Date",
+    "opponent": "Adversaire",
+    "scenario": "Scénario",
+    "result": "Résultat",
+    "notes": "Notes",
+    "corrects": "Corrige la bataille n°",
+    "campaign": "Campagne",
+    "opponent_roster": "Gang adverse",
+    "xp": "XP gagnée",
+    "rep": "Nouvelle Rep",
+    "state": "État",
+    "stat": "Caractéristique",
+    "by": "Changement",
+    "cause": "Cause",
+}
+# A fighter's fields in the request, each the suffix of its form control (f{entry}_{field}).
+FIGHTER_CONTROLS = frozenset({"xp", "rep", "state", "stat", "by", "cause"})
+
+
+def battle_control(body: dict[str, Any], path: Sequence[Any]) -> tuple[str, int | None]:
+    """The form control a request path names, and the entry of the fighter it concerns."""
+    parts = [str(p) for p in path]
+    if len(parts) >= 2 and parts[0] == "fighters" and parts[1].isdigit():
+        fighters = body.get("fighters") or []
+        at = int(parts[1])
+        entry = fighters[at].get("entry") if at < len(fighters) else None
+        field = parts[-1] if parts[-1] in FIGHTER_CONTROLS else ""
+        if isinstance(entry, int):
+            return (f"f{entry}_{field}" if field else ""), entry
+        return "", None
+    return (parts[0] if parts else ""), None
+
+
+def battle_refusal(
+    body: dict[str, Any], names: Sequence[str], items: Sequence[tuple[Sequence[Any], str]]
+) -> tuple[str, set[str]]:
+    """One French line for a refused battle, each problem led by the fighter it concerns,
+    and the form controls to mark."""
+    said: list[str] = []
+    marked: set[str] = set()
+    for path, message in items:
+        control, entry = battle_control(body, path)
+        if control:
+            marked.add(control)
+        if entry is not None and 0 <= entry < len(names):
+            message = f"{names[entry]} — {message}"
+        if message not in said:
+            said.append(message)
+    return " ; ".join(said), marked
 
 
 def _int(value: Any) -> int | Any:
@@ -169,10 +222,13 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
         status: int = 200,
         form: dict[str, Any] | None = None,
         flash: str = "",
+        invalid: set[str] | None = None,
     ) -> Response:
         service = service_of(request, session)
         context = gang_context(service, roster)
-        context.update(error=error, form=form or {}, flash=flash, owner=True)
+        context.update(
+            error=error, form=form or {}, flash=flash, owner=True, invalid=invalid or set()
+        )
         return render(request, "campaign/gang.html", context, status=status)
 
     @router.get("/r/{roster_id}/campagne")
@@ -199,14 +255,22 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
                 text = "Score : " + error_text(exc, page.labels)
                 return gang_page(request, session, roster, text, 422, shown)
             body["score"] = score
+        names = [e.name for e in check(system, service.rosters.document(roster))[0].entries]
         try:
             parsed = BattleIn.model_validate(body)
             service.record(roster, int(str(form.get("version") or 0)[:9] or 0), parsed)
         except ValidationError as exc:
-            return gang_page(request, session, roster, error_text(exc), 422, shown)
-        except ValueError as exc:  # LedgerError, and a version that is no number
-            text = str(exc) if isinstance(exc, LedgerError) else STALE
-            return gang_page(request, session, roster, text, 422, shown)
+            errors = field_errors(exc, labels=BATTLE_LABELS)
+            items = [(key.split("."), text) for key, text in errors.items() if "." in key]
+            items += [([key], text) for key, text in errors.items() if "." not in key]
+            items = [(p, t) for p, t in items if p[0] != "fighters" or len(p) > 2]
+            text, marked = battle_refusal(body, names, items)
+            return gang_page(request, session, roster, text, 422, shown, invalid=marked)
+        except LedgerError as exc:
+            text, marked = battle_refusal(body, names, [(exc.path, str(exc))])
+            return gang_page(request, session, roster, text, 422, shown, invalid=marked)
+        except ValueError:  # a version that is no number
+            return gang_page(request, session, roster, STALE, 422, shown)
         except StaleVersion:
             session.refresh(roster)
             return gang_page(request, session, roster, STALE, 409, shown)

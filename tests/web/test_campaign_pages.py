@@ -237,3 +237,33 @@ def test_a_nolimits_battle_is_scored_by_its_engine_from_the_page(browser: TestCl
         headers={"Authorization": f"Bearer {roster['edit_token']}"},
     ).json()["battles"]
     assert lines[0]["points"] == expected.json()["points"] > 0
+
+
+def test_a_refused_battle_names_the_fighter_and_marks_his_fields(browser: TestClient) -> None:
+    """Found at 390 px with bad values in every field: the message said « xp : nombre
+    entier attendu; by : au plus 20 », naming neither the fighter nor the field shown."""
+    gang = stored(browser, orlocks())
+    open_in_browser(browser, gang)
+    bad = record(browser, gang["id"], {"f1_xp": "beaucoup", "f2_stat": "CT", "f2_by": "99"})
+    assert bad.status_code == 422
+    error = re.search(r'id="campaign-error">([^<]*)<', bad.text)
+    assert error, bad.text
+    assert error[1] == (
+        "Ganger 1 — XP gagnée : nombre entier attendu ; Ganger 2 — Changement : au plus 20"
+    )
+    for name in ("f1_xp", "f2_by"):
+        field = re.search(rf'<input name="{name}"[^>]*>', bad.text)
+        assert field and 'aria-invalid="true"' in field[0], field
+    unmarked = re.search(r'<input name="f3_xp"[^>]*>', bad.text)
+    assert unmarked and "aria-invalid" not in unmarked[0]
+    # A refusal of the ledger (a characteristic it does not know) names the fighter too.
+    unknown = record(browser, gang["id"], {"f2_stat": "Zorg", "f2_by": "1"})
+    assert unknown.status_code == 422
+    error = re.search(r'id="campaign-error">([^<]*)<', unknown.text)
+    assert error and error[1].startswith("Ganger 2 — Caractéristique inconnue « Zorg »"), error
+    field = re.search(r'<input name="f2_stat"[^>]*>', unknown.text)
+    assert field and 'aria-invalid="true"' in field[0]
+    # Top-level fields are named as the form names them.
+    late = record(browser, gang["id"], {"date": "2026-02-30"})
+    error = re.search(r'id="campaign-error">([^<]*)<', late.text)
+    assert late.status_code == 422 and error and error[1].startswith("Date : "), error
