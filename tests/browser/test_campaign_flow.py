@@ -132,3 +132,60 @@ def test_an_organiser_creates_a_campaign_keyboard_only(
     # The organiser finds it in « Mes listes ».
     organiser.goto("/listes")
     expect(organiser.locator("#my-campaigns")).to_contain_text("La Ruche")
+
+
+FITS = """el => {
+  const box = el.closest('.table-scroll') || el.parentElement;
+  return [el.scrollWidth, box.clientWidth];
+}"""
+
+
+def test_the_campaign_pages_fit_a_phone(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Found on a 390 px phone: the fighters' « Historique » column and the standings'
+    « Pertes » lay past the screen's edge (a sideways scroll to read what a fighter
+    gained), and a long word in a battle's opponent or notes ran off the screen."""
+    campaign = httpx.post(
+        f"{live_server}/api/v1/campaigns", json={"system": "necrowarzone", "name": "La Ruche"}
+    ).json()
+    gangs = []
+    for name in ("Alpha", "Bravo des Bas-Fonds de la Ruche Primaire"):
+        gang = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks(name)).json()
+        joined = httpx.post(
+            f"{live_server}/api/v1/campaigns/{campaign['id']}/gangs",
+            json={
+                "roster": gang["id"],
+                "edit_token": gang["edit_token"],
+                "join_code": campaign["join_code"],
+            },
+        )
+        assert joined.status_code == 201
+        gangs.append(gang)
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(gangs[0]["edit_url"])
+    page.goto(f"/r/{gangs[0]['id']}/campagne")
+    page.fill("input[name=date]", "2026-12-01")
+    page.fill("input[name=opponent]", "https://forum.example/viewtopic.php?t=123456789012345")
+    page.check("input[name=result][value=win]")
+    page.select_option("select[name=campaign]", campaign["id"])
+    page.select_option("select[name=opponent_roster]", gangs[1]["id"])
+    page.fill("input[name=f1_xp]", "25")
+    page.fill("input[name=f2_stat]", "CT")
+    page.fill("input[name=f2_by]", "-1")
+    page.fill("input[name=f2_cause]", "Œil crevé par un tir de fusil laser à bout portant")
+    page.fill("textarea[name=notes]", "n" * 120)
+    page.click("#record-battle")
+    expect(page.locator("#campaign-flash")).to_be_visible()
+    width, room = page.locator("#fighters").evaluate(FITS)
+    assert width <= room, (width, room)
+    history = page.locator("#fighter-2 td.history")
+    expect(history).to_be_in_viewport()
+    expect(history).to_contain_text("B1 : CT −1 (Œil crevé")
+    for item in page.locator("#battles > li").all():
+        assert item.evaluate("li => li.scrollWidth <= li.clientWidth")
+    page.screenshot(path="/tmp/h17-gang-390.png", full_page=True)
+    page.goto(f"/c/{campaign['id']}")
+    width, room = page.locator("#standings").evaluate(FITS)
+    assert width <= room, (width, room)
+    page.screenshot(path="/tmp/h17-campaign-390.png", full_page=True)
