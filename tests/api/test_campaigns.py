@@ -189,16 +189,18 @@ def test_bastos_rep_4_to_5_and_its_odds_follow(client: TestClient) -> None:
     assert response.json()["roster"]["entries"][0]["custom"]["rep"] == 5
 
 
+def sg1() -> dict[str, Any]:
+    """A DCSystem list of one level-1 marine, at the 200-point format."""
+    return {
+        "system": "dcsystem",
+        "name": "SG-1",
+        "points_limit": 200,
+        "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
+    }
+
+
 def test_dcsystem_battle_scores_by_e3(client: TestClient) -> None:
-    roster = stored(
-        client,
-        {
-            "system": "dcsystem",
-            "name": "SG-1",
-            "points_limit": 200,
-            "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
-        },
-    )
+    roster = stored(client, sg1())
     score = {
         "format": 200,
         "main_mission": True,

@@ -55,6 +55,12 @@ def test_three_battles_on_a_phone(
     expect(battles).to_have_count(4)
     expect(battles.nth(0)).to_contain_text("Correction de la bataille 1")
     expect(battles.nth(3)).to_contain_text("(corrigée par la ligne 4)")
+    # Each battle says what each fighter gained, and who fell (newest first).
+    expect(battles.nth(3).locator("ul > li")).to_have_text(
+        ["Ganger 1 : +25 XP", "Ganger 2 : +30 XP"]
+    )
+    expect(battles.nth(2).locator("ul > li")).to_have_text(["Ganger 1 : +20 XP"])
+    expect(battles.nth(1).locator("ul > li")).to_have_text(["Ganger 4 : mort"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # The three battles' shares hold the three states.
     codes = [
@@ -189,3 +195,45 @@ def test_the_campaign_pages_fit_a_phone(
     width, room = page.locator("#standings").evaluate(FITS)
     assert width <= room, (width, room)
     page.screenshot(path="/tmp/h17-campaign-390.png", full_page=True)
+
+
+def test_after_the_battle_keyboard_only_with_a_bad_value(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """« Après la bataille » on a phone with the keyboard only (the date picker aside: its
+    segments follow the browser's own locale): a bad XP is refused with the fighter named,
+    his field marked and everything typed kept; corrected, the battle is recorded."""
+    gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks()).json()
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(gang["edit_url"])
+    tab_to(page, "#to-campaign")
+    page.keyboard.press("Enter")
+    expect(page.locator("#gang-totals")).to_be_visible()
+    page.locator("input[name=date]").fill("2026-12-01")
+    tab_to(page, "input[name=opponent]")
+    page.keyboard.type("Les Goliaths")
+    tab_to(page, "input[name=result]")
+    page.keyboard.press("Space")
+    tab_to(page, "input[name=f1_xp]")
+    page.keyboard.type("vingt")
+    tab_to(page, "select[name=f4_state]")
+    page.keyboard.type("m")  # « mort »
+    tab_to(page, "#record-battle")
+    page.keyboard.press("Enter")
+    expect(page.locator("#campaign-error")).to_have_text(
+        "Ganger 1 — XP gagnée : nombre entier attendu"
+    )
+    expect(page.locator("input[name=f1_xp]")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("input[name=f1_xp]")).to_have_value("vingt")
+    expect(page.locator("select[name=f4_state]")).to_have_value("dead")
+    expect(page.locator("input[name=opponent]")).to_have_value("Les Goliaths")
+    page.screenshot(path="/tmp/h17-after-battle-error-390.png")
+    tab_to(page, "input[name=f1_xp]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("20")
+    tab_to(page, "#record-battle")
+    page.keyboard.press("Enter")
+    expect(page.locator("#campaign-flash")).to_have_text("Bataille enregistrée.")
+    expect(page.locator("#fighter-4 td.state")).to_have_text("mort")
+    expect(page.locator("#fighter-1 td.history")).to_have_text("B1 : +20 XP")
+    expect(page.locator("#gang-totals")).to_contain_text("8 figurines en jeu · seuil de déroute 2")

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.api.test_campaigns import campaign_of, orlocks, stored
+from tests.api.test_campaigns import campaign_of, orlocks, sg1, stored
 
 
 def open_in_browser(browser: TestClient, roster: dict[str, Any]) -> None:
@@ -182,15 +182,7 @@ def test_a_bastos_figure_goes_rep_4_to_5_through_the_page_and_its_sheet_follows(
 
 
 def test_a_dcsystem_battle_is_scored_by_e3_from_the_page(browser: TestClient) -> None:
-    roster = stored(
-        browser,
-        {
-            "system": "dcsystem",
-            "name": "SG-1",
-            "points_limit": 200,
-            "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
-        },
-    )
+    roster = stored(browser, sg1())
     open_in_browser(browser, roster)
     form = browser.get(f"/r/{roster['id']}/campagne").text
     assert 'name="scored"' in form and 'name="kills_3"' in form
@@ -267,3 +259,31 @@ def test_a_refused_battle_names_the_fighter_and_marks_his_fields(browser: TestCl
     late = record(browser, gang["id"], {"date": "2026-02-30"})
     error = re.search(r'id="campaign-error">([^<]*)<', late.text)
     assert late.status_code == 422 and error and error[1].startswith("Date : "), error
+
+
+def test_a_battle_between_two_gangs_shows_once_on_each_gang_s_page(browser: TestClient) -> None:
+    campaign = campaign_of(browser)
+    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    for gang in (alpha, bravo):
+        open_in_browser(browser, gang)
+        joined = browser.post(
+            f"/c/{campaign['id']}/rejoindre",
+            data={"code": campaign["join_code"], "roster": gang["id"]},
+        )
+        assert joined.status_code == 303
+    done = record(
+        browser,
+        alpha["id"],
+        {"campaign": campaign["id"], "opponent_roster": bravo["id"], "f1_xp": "12"},
+    )
+    assert done.status_code == 303, done.text
+    mine = browser.get(f"/r/{alpha['id']}/campagne").text
+    theirs = browser.get(f"/r/{bravo['id']}/campagne").text
+    assert mine.count('class="battle"') == theirs.count('class="battle"') == 1
+    assert re.search(r'contre Les Goliaths — <span class="result">Victoire</span>', mine)
+    # On Bravo's page: Alpha's battle, from Bravo's side, without Alpha's fighters' gains.
+    assert re.search(r'contre Alpha — <span class="result">Défaite</span>', theirs)
+    assert "Ganger 1 : +12 XP" in mine and "+12 XP" not in theirs
+    standings = browser.get(f"/c/{campaign['id']}").text
+    assert re.search(r"Alpha</a></td><td>1</td><td>1</td><td>0</td><td>0</td>", standings)
+    assert re.search(r"Bravo(</a>)?</td><td>1</td><td>0</td><td>0</td><td>1</td>", standings)
