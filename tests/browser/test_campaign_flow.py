@@ -117,6 +117,8 @@ def test_an_organiser_creates_a_campaign_keyboard_only(
     organiser.keyboard.type("La Ruche")
     organiser.keyboard.press("Tab")
     organiser.keyboard.type("10 XP par bataille jouée.")
+    organiser.keyboard.press("Enter")  # a new line in the rules notes
+    organiser.keyboard.type("Blessures : table maison.")
     tab_to(organiser, "#create-campaign")
     organiser.keyboard.press("Enter")
     expect(organiser.locator("#campaign-created")).to_be_visible()
@@ -134,7 +136,9 @@ def test_an_organiser_creates_a_campaign_keyboard_only(
     player.keyboard.press("Tab")
     player.keyboard.press("Enter")
     expect(player.locator("#standings")).to_contain_text("Alpha")
-    expect(player.locator("p.note").first).to_have_text("10 XP par bataille jouée.")
+    # The notes keep their lines (they were run together into one).
+    notes = player.locator("#campaign-notes")
+    assert notes.inner_text() == "10 XP par bataille jouée.\nBlessures : table maison."
     # The organiser finds it in « Mes listes ».
     organiser.goto("/listes")
     expect(organiser.locator("#my-campaigns")).to_contain_text("La Ruche")
@@ -180,7 +184,7 @@ def test_the_campaign_pages_fit_a_phone(
     page.fill("input[name=f2_stat]", "CT")
     page.fill("input[name=f2_by]", "-1")
     page.fill("input[name=f2_cause]", "Œil crevé par un tir de fusil laser à bout portant")
-    page.fill("textarea[name=notes]", "n" * 120)
+    page.fill("textarea[name=notes]", "n" * 120 + "\nPuis la pluie.")
     page.click("#record-battle")
     expect(page.locator("#campaign-flash")).to_be_visible()
     width, room = page.locator("#fighters").evaluate(FITS)
@@ -188,6 +192,8 @@ def test_the_campaign_pages_fit_a_phone(
     history = page.locator("#fighter-2 td.history")
     expect(history).to_be_in_viewport()
     expect(history).to_contain_text("B1 : CT −1 (Œil crevé")
+    # The battle's notes keep their lines.
+    assert page.locator("#battles .battle-notes").inner_text().endswith("n\nPuis la pluie.")
     for item in page.locator("#battles > li").all():
         assert item.evaluate("li => li.scrollWidth <= li.clientWidth")
     page.screenshot(path="/tmp/h17-gang-390.png", full_page=True)
