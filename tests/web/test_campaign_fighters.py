@@ -159,3 +159,15 @@ def test_the_creator_keeps_a_reopened_row_s_id(client: TestClient) -> None:
         entry = {"name": "Ganger Un", "custom": roster.document["entries"][1]["custom"]}
         RosterService(session, app.state.systems).replace_entry(roster, 1, entry)
     assert read(client, gang)["roster"]["entries"][1]["id"] == entry_id
+
+
+def test_the_dead_do_not_play_in_the_mode_partie(browser: TestClient) -> None:
+    gang = stored(browser, orlocks())
+    assert (
+        battle(browser, gang, 1, {"fighters": [{"entry": 4, "state": "dead"}]}).status_code == 201
+    )
+    open_in_browser(browser, gang)
+    game = browser.get(f"/r/{gang['id']}/partie")
+    assert game.status_code == 200
+    assert "/ 8 figurines" in game.text
+    assert "Ganger 4" not in game.text and "Ganger 5" in game.text
