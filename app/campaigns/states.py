@@ -92,10 +92,13 @@ def fighter_states(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[
     return ledger.states_after(lines_of(rows, document), size)
 
 
-def counted(session: Session, roster: Roster, document: DocumentT) -> DocumentT:
+def counted(
+    session: Session, roster: Roster, document: DocumentT, rows: Sequence[Battle] | None = None
+) -> DocumentT:
     """What every total counts: the document without the fighters its ledger says are dead
-    or retired (api-v1.md « Campaigns »); the document itself when none is."""
-    rows = store.ledger(session=session, roster_id=roster.id)
+    or retired (api-v1.md « Campaigns »); the document itself when none is. `rows`: the
+    ledger when the caller read it already."""
+    rows = store.ledger(session=session, roster_id=roster.id) if rows is None else rows
     if not rows:
         return document
     dumped = document.model_dump(mode="json")
@@ -105,10 +108,9 @@ def counted(session: Session, roster: Roster, document: DocumentT) -> DocumentT:
     return type(document).model_validate(ledger.active_document(dumped, states))
 
 
-def gone(session: Session, roster: Roster, document: Mapping[str, Any]) -> list[str | None]:
-    """Each entry's state when it is dead or retired, else None (what the editor shows)."""
-    rows = store.ledger(session=session, roster_id=roster.id)
+def gone(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[str | None]:
+    """Each entry's state when its ledger `rows` say it is dead or retired, else None (what
+    the editor shows)."""
     states = fighter_states(rows, document) if rows else []
-    return [s if s in ledger.GONE else None for s in states] + [None] * (
-        len(document.get("entries", [])) - len(states)
-    )
+    size = len(document.get("entries", []))
+    return [s if s in ledger.GONE else None for s in states][:size] + [None] * (size - len(states))

@@ -25,6 +25,7 @@ from app.roster_service import (
     TooLarge,
     check,
 )
+from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
@@ -219,15 +220,15 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         entries = document.get("entries", [])
         # A fighter the ledger says is dead or retired stays in the rows and leaves the
         # totals (api-v1.md « Campaigns »): rows from the whole list, totals from the rest.
-        gone = fighter_states.gone(session, roster, document)
+        rows = campaign_store.ledger(session=session, roster_id=roster.id)
+        gone = fighter_states.gone(rows, document)
         totals = totals_summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
             totals, totals_summary = result, summary
             if any(gone):
-                totals, totals_summary = check(
-                    system, fighter_states.counted(session, roster, parsed)
-                )
+                kept = fighter_states.counted(session, roster, parsed, rows)
+                totals, totals_summary = check(system, kept)
         last_share = service_of(request, session).shared(roster)
         context = {
             # What the list's units drawn from army books would get (« Mettre à jour »).

@@ -287,3 +287,29 @@ def test_a_battle_between_two_gangs_shows_once_on_each_gang_s_page(browser: Test
     standings = browser.get(f"/c/{campaign['id']}").text
     assert re.search(r"Alpha</a></td><td>1</td><td>1</td><td>0</td><td>0</td>", standings)
     assert re.search(r"Bravo(</a>)?</td><td>1</td><td>0</td><td>0</td><td>1</td>", standings)
+
+
+def test_a_scored_campaign_battle_counts_its_points_in_the_standings(browser: TestClient) -> None:
+    campaign = campaign_of(browser, "dcsystem")
+    home, away = stored(browser, sg1()), stored(browser, {**sg1(), "name": "Jaffas"})
+    for gang in (home, away):
+        open_in_browser(browser, gang)
+        joined = browser.post(
+            f"/c/{campaign['id']}/rejoindre",
+            data={"code": campaign["join_code"], "roster": gang["id"]},
+        )
+        assert joined.status_code == 303
+    score = {"scored": "1", "format": "200", "main_mission": "1", "kills_1": "2", "kills_2": "1"}
+    done = record(
+        browser,
+        home["id"],
+        {**score, "campaign": campaign["id"], "opponent_roster": away["id"]},
+    )
+    assert done.status_code == 303, done.text
+    # E.3: 200/10 + 2 × 1 + 2 = 24 for the recorder; the other gang's points are its own.
+    standings = browser.get(f"/c/{campaign['id']}").text
+    assert '<abbr title="Points">Pts</abbr>' in standings
+    assert re.search(r"SG-1</a></td><td>1</td><td>1</td><td>0</td><td>0</td><td>24</td>", standings)
+    assert re.search(
+        r"Jaffas(</a>)?</td><td>1</td><td>0</td><td>0</td><td>1</td><td>0</td>", standings
+    )
