@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
+from app.campaigns.states import counted
 from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Roster, Share, as_utc
@@ -236,7 +237,8 @@ class RosterService:
                 expected_version=expected_version,
                 name=stored.get("name", ""),
                 document=stored,
-                card=card(self.system(roster), document),
+                # Its ledger's dead and retired fighters leave the library's totals too.
+                card=card(self.system(roster), counted(self.session, roster, document)),
             )
         except store.StaleVersion as stale:
             raise StaleVersion(stale.current) from None
@@ -254,7 +256,10 @@ class RosterService:
         def replaced(entries: list[Any]) -> list[Any]:
             if not 0 <= index < len(entries):
                 raise IndexError(index)
-            return [*entries[:index], entry, *entries[index + 1 :]]
+            # The row keeps its stable id: the fighter's ledger follows him.
+            old = entries[index]
+            kept = {"id": old["id"]} if isinstance(old, dict) and "id" in old else {}
+            return [*entries[:index], {**entry, **kept}, *entries[index + 1 :]]
 
         return self.edit(roster, lambda document: entries_changed(document, replaced))
 

@@ -78,7 +78,10 @@ class StatChangeOut(BaseModel):
 
 
 class FighterOut(BaseModel):
-    entry: int
+    entry: int = Field(description="Index of the entry when the battle was recorded.")
+    id: str | None = Field(
+        description="The entry's stable id (follows the fighter when entries move)."
+    )
     name: str = Field(description="The entry's name when the battle was recorded.")
     xp: int
     changes: list[StatChangeOut]

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, select
 
 from app.campaigns import ledger
+from app.campaigns import states as fighters_of
 from app.campaigns.ledger import FighterOutcome, LedgerError, Line, StatChange
 from app.campaigns.models import BattleIn, CampaignIn
 from app.roster_service import (
@@ -56,29 +57,6 @@ class CampaignFull(Exception):
     pass
 
 
-def as_line(row: Battle) -> Line:
-    fighters = tuple(
-        FighterOutcome(
-            entry=f["entry"],
-            xp=f.get("xp", 0),
-            changes=tuple(StatChange(c["stat"], c["by"], c["cause"]) for c in f.get("changes", [])),
-            rep=f.get("rep"),
-            state=f.get("state"),
-        )
-        for f in row.fighters
-    )
-    return Line(
-        battle=row.number,
-        result=row.result,
-        fighters=fighters,
-        points=row.points,
-        corrects=row.corrects,
-        campaign=row.campaign_id,
-        opponent_roster=row.opponent_roster_id,
-        recruits=len(row.recruits),
-    )
-
-
 def catalogue_figures(system: AnySystem) -> dict[str, dict[str, Any]]:
     """Catalogue figures a battle may turn into the player's own (necrowarzone, bastos)."""
     figures: dict[str, dict[str, Any]] = {}
@@ -121,15 +99,11 @@ class CampaignService:
 
     def states(self, roster: Roster, rows: Sequence[Battle] | None = None) -> list[str]:
         rows = self.lines(roster) if rows is None else rows
-        size = len(roster.document.get("entries", []))
-        return ledger.states_after([as_line(row) for row in rows], size)
+        return fighters_of.fighter_states(rows, roster.document)
 
     def active(self, roster: Roster, document: BaseModel) -> BaseModel:
         """The document without its dead and retired fighters (what every total counts)."""
-        dumped = document.model_dump(mode="json")
-        active = ledger.active_document(dumped, self.states(roster))
-        model: type[BaseModel] = self.rosters.system(roster).roster_model
-        return model.model_validate(active)
+        return fighters_of.counted(self.session, roster, document)
 
     def record(self, roster: Roster, expected_version: int, body: BattleIn) -> tuple[Battle, Share]:
         """Applies one battle line and stores it, its share and the roster in one
@@ -143,8 +117,9 @@ class CampaignService:
             raise StaleVersion(roster.version)
         campaign, opponent = self._campaign_of(roster, body, rows)
         points = self._points(system, body)
-        before = roster.document
-        states = ledger.states_after([as_line(row) for row in rows], len(before.get("entries", [])))
+        # Every entry gets its stable id now: the line names fighters by it.
+        before = fighters_of.with_ids(roster.document)
+        states = fighters_of.fighter_states(rows, before)
         outcomes = [
             FighterOutcome(
                 entry=f.entry,
@@ -164,6 +139,7 @@ class CampaignService:
             catalogue_figures(system),
             corrects=body.corrects,
         )
+        after = fighters_of.with_ids(after)
         model = system.roster_model
         old_size = len(before.get("entries", []))
         try:
@@ -192,7 +168,12 @@ class CampaignService:
             "score": body.score,
             "notes": body.notes,
             "fighters": [
-                {**f.model_dump(mode="json"), "name": names[f.entry]} for f in body.fighters
+                {
+                    **f.model_dump(mode="json"),
+                    "id": stored["entries"][f.entry]["id"],
+                    "name": names[f.entry],
+                }
+                for f in body.fighters
             ],
             "recruits": stored["entries"][old_size:],
             "corrects": body.corrects,
@@ -275,7 +256,7 @@ class CampaignService:
         """The ledger as api-v1's `list_battles` gives it, oldest first: this gang's lines,
         and those other gangs of a campaign recorded against it (their result turned)."""
         rows = self.lines(roster)
-        fixed = ledger.correction_of([as_line(row) for row in rows])
+        fixed = ledger.correction_of(fighters_of.lines_of(rows, roster.document))
         out = [
             (row.created_at, row.id or 0, self._line_out(row, roster, fixed.get(row.number)))
             for row in rows
@@ -287,7 +268,9 @@ class CampaignService:
             theirs = store.ledger(session=self.session, roster_id=recorder.id)
             effective = dict(
                 (line.battle, result)
-                for line, result, _points in ledger.effective([as_line(r) for r in theirs])
+                for line, result, _points in ledger.effective(
+                    fighters_of.lines_of(theirs, recorder.document)
+                )
             )
             line = self._line_out(row, recorder, None)
             line.update(
@@ -315,6 +298,7 @@ class CampaignService:
             "fighters": [
                 {
                     "entry": f["entry"],
+                    "id": f.get("id"),
                     "name": f.get("name", ""),
                     "xp": f.get("xp", 0),
                     "changes": f.get("changes", []),
@@ -386,10 +370,13 @@ class CampaignService:
     def standings(self, campaign: Campaign) -> list[ledger.Standing]:
         gangs = store.gangs(session=self.session, campaign_id=campaign.id)
         rows = store.campaign_lines(session=self.session, campaign_id=campaign.id)
-        ledgers: dict[str, list[Line]] = {gang.id: [] for gang in gangs}
+        mine: dict[str, list[Battle]] = {gang.id: [] for gang in gangs}
         for row in rows:
-            if row.roster_id in ledgers:
-                ledgers[row.roster_id].append(as_line(row))
+            if row.roster_id in mine:
+                mine[row.roster_id].append(row)
+        ledgers: dict[str, list[Line]] = {
+            gang.id: fighters_of.lines_of(mine[gang.id], gang.document) for gang in gangs
+        }
         counts = {
             g.id: [int(e.get("count", 1)) for e in g.document.get("entries", [])] for g in gangs
         }

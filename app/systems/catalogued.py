@@ -19,7 +19,7 @@ from typing import (
     get_type_hints,
 )
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from app.systems.base import (
     NO_NUL,
@@ -91,6 +91,18 @@ class RosterBase(BaseModel):
         extras: Any = None
     else:
         extras: NoExtras = Field(default_factory=NoExtras)
+
+    @model_validator(mode="after")
+    def _entry_ids_unique(self) -> "RosterBase":
+        """Two entries never share a stable id (the ledger would not know which fell)."""
+        seen: set[str] = set()
+        for entry in getattr(self, "entries", None) or []:
+            given = getattr(entry, "id", None)
+            if given is not None:
+                if given in seen:
+                    raise ValueError(f"two entries have the id {given!r}")
+                seen.add(given)
+        return self
 
 
 CatalogueT = TypeVar("CatalogueT", bound=SystemCatalogue)

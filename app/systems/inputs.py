@@ -94,11 +94,27 @@ class HasSource(BaseModel):
     )
 
 
+# An entry's stable identity (docs/campaigns.md): given to every entry when its list records
+# a battle, so that the ledger follows a fighter when entries are reordered or removed.
+ENTRY_ID = r"^[0-9A-Za-z_-]{1,32}$"
+
+
+def entry_id_field() -> Any:
+    return Field(
+        None,
+        pattern=ENTRY_ID,
+        description="Stable identity of the entry (set when the list records a battle): "
+        "keep it when the entry is sent back.",
+        exclude_if=lambda value: value is None,
+    )
+
+
 class EntryBase(HasSource):
     """Fields every roster entry has; systems add `unit` and `custom` with their own types."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=one_of_unit_or_custom)
 
+    id: str | None = entry_id_field()
     name: str | None = Field(None, max_length=80, pattern=NO_NUL)
     count: integer(1, 100) = 1  # type: ignore[valid-type]
 

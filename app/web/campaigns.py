@@ -2,6 +2,7 @@
 in one form, from the phone), the gang's public page by its share link, the « Rapport de
 bataille » BBCode, a campaign's standings and the page where a player's list joins it."""
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -10,7 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.campaigns.ledger import GONE, LedgerError
-from app.campaigns.models import BattleIn
+from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignFull, CampaignService, NoSuchCampaign
 from app.db import SessionDep
@@ -19,8 +20,8 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Roster
 from app.urls import public_base
-from app.web.deps import EditableRoster, FormDep, editable, my_lists
-from app.web.forms import error_text
+from app.web.deps import EditableRoster, FormDep, editable, my_lists, writing_carnet
+from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
 
 STATE_LABELS = {
@@ -29,10 +30,64 @@ STATE_LABELS = {
     "dead": "mort",
     "retired": "retiré",
 }
+CAMPAIGN_LABELS = {"system": "Système", "name": "Nom", "notes": "Règles de la campagne"}
 STALE = (
     "La liste a changé pendant ce temps (un autre appareil ?) : rien n'est enregistré, "
     "vérifiez et recommencez."
 )
+
+
+# The form's names of a battle line's fields (« Après la bataille »).
+BATTLE_LABELS = {
+    "date": "Date",
+    "opponent": "Adversaire",
+    "scenario": "Scénario",
+    "result": "Résultat",
+    "notes": "Notes",
+    "corrects": "Corrige la bataille n°",
+    "campaign": "Campagne",
+    "opponent_roster": "Gang adverse",
+    "xp": "XP gagnée",
+    "rep": "Nouvelle Rep",
+    "state": "État",
+    "stat": "Caractéristique",
+    "by": "Changement",
+    "cause": "Cause",
+}
+# A fighter's fields in the request, each the suffix of its form control (f{entry}_{field}).
+FIGHTER_CONTROLS = frozenset({"xp", "rep", "state", "stat", "by", "cause"})
+
+
+def battle_control(body: dict[str, Any], path: Sequence[Any]) -> tuple[str, int | None]:
+    """The form control a request path names, and the entry of the fighter it concerns."""
+    parts = [str(p) for p in path]
+    if len(parts) >= 2 and parts[0] == "fighters" and parts[1].isdigit():
+        fighters = body.get("fighters") or []
+        at = int(parts[1])
+        entry = fighters[at].get("entry") if at < len(fighters) else None
+        field = parts[-1] if parts[-1] in FIGHTER_CONTROLS else ""
+        if isinstance(entry, int):
+            return (f"f{entry}_{field}" if field else ""), entry
+        return "", None
+    return (parts[0] if parts else ""), None
+
+
+def battle_refusal(
+    body: dict[str, Any], names: Sequence[str], items: Sequence[tuple[Sequence[Any], str]]
+) -> tuple[str, set[str]]:
+    """One French line for a refused battle, each problem led by the fighter it concerns,
+    and the form controls to mark."""
+    said: list[str] = []
+    marked: set[str] = set()
+    for path, message in items:
+        control, entry = battle_control(body, path)
+        if control:
+            marked.add(control)
+        if entry is not None and 0 <= entry < len(names):
+            message = f"{names[entry]} — {message}"
+        if message not in said:
+            said.append(message)
+    return " ; ".join(said), marked
 
 
 def _int(value: Any) -> int | Any:
@@ -82,6 +137,14 @@ def battle_from_form(form: Any, size: int) -> dict[str, Any]:
     return body
 
 
+def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int) -> bool:
+    """A ledger line's fighter is this entry: by its stable id (the entry may have moved
+    since), or by its index for a line stored without one."""
+    if line_fighter.get("id") is not None:
+        return bool(line_fighter["id"] == entry.get("id"))
+    return bool(line_fighter["entry"] == index)
+
+
 def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
     """The gang as its pages show it: each fighter's numbers and state, the ledger newest
     first, each fighter's own line (XP over time, changes with their causes)."""
@@ -99,7 +162,7 @@ def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
             (line["battle"], fighter_text(f))
             for line in lines
             for f in line["fighters"]
-            if f["entry"] == index and line["recorded_by"] == roster.id
+            if line["recorded_by"] == roster.id and same_fighter(f, entry, index)
         ]
         fighters.append(
             {
@@ -140,10 +203,12 @@ def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
         "fighter_text": fighter_text,
         "has_xp": system.id == "necrowarzone",
         "has_rep": system.id == "bastos",
+        "has_score": system.score_model is not None,
     }
 
 
-def router() -> APIRouter:
+def router(pages: Mapping[str, Any]) -> APIRouter:
+    """`pages`: each system's SystemPages (its score form's fields and labels)."""
     router = APIRouter(include_in_schema=False)
 
     def service_of(request: Request, session: Session) -> CampaignService:
@@ -157,10 +222,13 @@ def router() -> APIRouter:
         status: int = 200,
         form: dict[str, Any] | None = None,
         flash: str = "",
+        invalid: set[str] | None = None,
     ) -> Response:
         service = service_of(request, session)
         context = gang_context(service, roster)
-        context.update(error=error, form=form or {}, flash=flash, owner=True)
+        context.update(
+            error=error, form=form or {}, flash=flash, owner=True, invalid=invalid or set()
+        )
         return render(request, "campaign/gang.html", context, status=status)
 
     @router.get("/r/{roster_id}/campagne")
@@ -175,14 +243,34 @@ def router() -> APIRouter:
         service = service_of(request, session)
         body = battle_from_form(form, len(roster.document.get("entries", [])))
         shown = {k: str(v)[:200] for k, v in form.items() if isinstance(v, str)}
+        system = service.rosters.system(roster)
+        if system.score_model is not None and form.get("scored"):
+            # The system's score form, the same fields as its score page (E.3, No Limits'
+            # victory points): the battle's points come from its score engine.
+            page = pages[system.id]
+            score = page.score_from_form(form)
+            try:
+                system.score_model.model_validate(score)
+            except ValidationError as exc:
+                text = "Score : " + error_text(exc, page.labels)
+                return gang_page(request, session, roster, text, 422, shown)
+            body["score"] = score
+        names = [e.name for e in check(system, service.rosters.document(roster))[0].entries]
         try:
             parsed = BattleIn.model_validate(body)
             service.record(roster, int(str(form.get("version") or 0)[:9] or 0), parsed)
         except ValidationError as exc:
-            return gang_page(request, session, roster, error_text(exc), 422, shown)
-        except ValueError as exc:  # LedgerError, and a version that is no number
-            text = str(exc) if isinstance(exc, LedgerError) else STALE
-            return gang_page(request, session, roster, text, 422, shown)
+            errors = field_errors(exc, labels=BATTLE_LABELS)
+            items = [(key.split("."), text) for key, text in errors.items() if "." in key]
+            items += [([key], text) for key, text in errors.items() if "." not in key]
+            items = [(p, t) for p, t in items if p[0] != "fighters" or len(p) > 2]
+            text, marked = battle_refusal(body, names, items)
+            return gang_page(request, session, roster, text, 422, shown, invalid=marked)
+        except LedgerError as exc:
+            text, marked = battle_refusal(body, names, [(exc.path, str(exc))])
+            return gang_page(request, session, roster, text, 422, shown, invalid=marked)
+        except ValueError:  # a version that is no number
+            return gang_page(request, session, roster, STALE, 422, shown)
         except StaleVersion:
             session.refresh(roster)
             return gang_page(request, session, roster, STALE, 409, shown)
@@ -218,6 +306,54 @@ def router() -> APIRouter:
         url = f"{public_base(request)}/campagne/gang/{code}"
         text = battle_bbcode(roster.name or "Gang sans nom", line, url)
         return Response(text, media_type="text/plain; charset=utf-8")
+
+    def new_form(
+        request: Request,
+        form: dict[str, str] | None = None,
+        errors: dict[str, str] | None = None,
+        status: int = 200,
+    ) -> Response:
+        systems = request.app.state.systems
+        return render(
+            request,
+            "campaign/new.html",
+            {"systems": systems, "form": form or {}, "errors": errors or {}},
+            status=status,
+        )
+
+    @router.get("/campagnes/nouvelle")
+    def new_campaign(request: Request) -> Response:
+        chosen = str(request.query_params.get("systeme", ""))[:32]
+        return new_form(request, {"system": chosen})
+
+    @router.post("/campagnes/nouvelle")
+    def create_campaign(request: Request, session: SessionDep, form: FormDep) -> Response:
+        """An organiser creates a campaign from the pages: it goes in this browser's carnet
+        and the page gives the link players join by (its code is shown this once)."""
+        # Bounded where it enters, past the model's own bounds so that they refuse it.
+        shown = {k: str(form.get(k) or "")[:4001] for k in ("system", "name", "notes")}
+        body = {k: v.strip() for k, v in shown.items()}
+        try:
+            parsed = CampaignIn.model_validate(body)
+        except ValidationError as exc:
+            return new_form(request, shown, field_errors(exc, labels=CAMPAIGN_LABELS), 422)
+        service = service_of(request, session)
+        if parsed.system not in service.systems:
+            return new_form(request, shown, {"system": "Système : choisissez-en un."}, 422)
+        carnet = writing_carnet(request, session)
+        campaign, _token, join_code = service.create(parsed, carnet)
+        base = public_base(request)
+        return render(
+            request,
+            "campaign/created.html",
+            {
+                "campaign": campaign,
+                "system": service.systems[campaign.system],
+                "join_url": f"{base}/c/{campaign.id}/rejoindre?code={join_code}",
+                "url": f"{base}/c/{campaign.id}",
+            },
+            status=201,
+        )
 
     @router.get("/c/{campaign_id}")
     def campaign_page(campaign_id: str, request: Request, session: SessionDep) -> Response:

@@ -16,6 +16,7 @@ from app.dates import french_datetime
 from app.db import SessionDep
 from app.deps import Rosters
 from app.roster_service import RosterError, RosterService, StoredRosterInvalid, card
+from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
 from app.systems.base import AnySystem, Budget, Total
@@ -166,8 +167,10 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             "confirm": confirm,
             "systems": list(systems.values()),
             "carnet": None,
+            "campaigns": [],
         }
         if held.carnet is not None:
+            context["campaigns"] = campaign_store.listing(session=session, carnet_id=held.carnet.id)
             link = carnet_link(request, held.carnet, held.key or "")
             context["carnet"] = {
                 "link": link,

@@ -51,5 +51,5 @@ def routers(
         library.router(systems),
         books.router(),
         book_pages.router(systems),
-        campaigns.router(),
+        campaigns.router(pages),
     ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from app.campaigns.states import counted
 from app.db import SessionDep
 from app.deps import Rosters
 from app.http_cache import immutable_headers, not_modified
@@ -241,7 +242,8 @@ def router() -> APIRouter:
             parsed = rosters.document(roster)
         except StoredRosterInvalid:
             return html_error(request, 422, "Cette liste doit être corrigée avant de la jouer.")
-        frozen = snapshot(system, parsed)
+        # The fighters its ledger says are dead or retired do not play (issue 17).
+        frozen = snapshot(system, counted(rosters.session, roster, parsed))
         sheet = build_sheet(frozen, sheet_data(request, roster.system))
         context = {
             **play_context(request, sheet),

@@ -11,6 +11,7 @@ from sqlalchemy.orm import object_session
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.campaigns import states as fighter_states
 from app.carnet_service import CarnetService
 from app.dates import french_date
 from app.db import SessionDep
@@ -24,6 +25,7 @@ from app.roster_service import (
     TooLarge,
     check,
 )
+from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
@@ -214,10 +216,20 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
     ) -> Response:
         system = systems[roster.system]
         result = summary = None
+        session = roster_session(roster)
+        entries = document.get("entries", [])
+        # A fighter the ledger says is dead or retired stays in the rows and leaves the
+        # totals (api-v1.md « Campaigns »): rows from the whole list, totals from the rest.
+        rows = campaign_store.ledger(session=session, roster_id=roster.id)
+        gone = fighter_states.gone(rows, document)
+        totals = totals_summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
-        last_share = service_of(request, roster_session(roster)).shared(roster)
-        entries = document.get("entries", [])
+            totals, totals_summary = result, summary
+            if any(gone):
+                kept = fighter_states.counted(session, roster, parsed, rows)
+                totals, totals_summary = check(system, kept)
+        last_share = service_of(request, session).shared(roster)
         context = {
             # What the list's units drawn from army books would get (« Mettre à jour »).
             "book_updates": book_updates(systems, system, roster, parsed, document),
@@ -236,8 +248,12 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "add": add or {},
             "result": result,
             "summary": summary,
-            "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")]
-            if result
+            "totals": totals,
+            "totals_summary": totals_summary,
+            "gone": gone,
+            "gone_labels": {"dead": "mort", "retired": "retiré"},
+            "roster_issues": [i for i in totals.issues if not i.path.startswith("entries[")]
+            if totals
             else [],
             "errors": errors or {},
             "message": message,
@@ -379,7 +395,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 base_version=based,
             )
         if form.get("action") == "share":
-            shared, _created = service.share(roster, parsed)
+            # What a share shows counts as every total does (the dead left them).
+            kept = fighter_states.counted(roster_session(roster), roster, parsed)
+            shared, _created = service.share(roster, kept)
             return redirect(request, f"/s/{shared.code}")
         message = None
         if removed is not None:

@@ -81,9 +81,28 @@ def test_three_battles_of_a_nine_figure_gang(client: TestClient) -> None:
         (3, "loss", None, 4),
         (4, "loss", 3, None),
     ]
+    # Each fighter also carries his entry's stable id (docs/campaigns.md).
+    ids = [entry["id"] for entry in fix.json()["roster"]["entries"]]
+    assert len(set(ids)) == 9
     assert lines[2]["fighters"] == [
-        {"entry": 4, "name": "Ganger 4", "xp": 0, "changes": [], "rep": None, "state": "dead"},
-        {"entry": 2, "name": "Ganger 2", "xp": 30, "changes": [], "rep": None, "state": None},
+        {
+            "entry": 4,
+            "id": ids[4],
+            "name": "Ganger 4",
+            "xp": 0,
+            "changes": [],
+            "rep": None,
+            "state": "dead",
+        },
+        {
+            "entry": 2,
+            "id": ids[2],
+            "name": "Ganger 2",
+            "xp": 30,
+            "changes": [],
+            "rep": None,
+            "state": None,
+        },
     ]
     # Each battle pinned a share of the state after it, and those never change.
     shares = [client.get(f"/api/v1/shares/{b['share']}").json() for b in lines[:3]]
@@ -170,16 +189,18 @@ def test_bastos_rep_4_to_5_and_its_odds_follow(client: TestClient) -> None:
     assert response.json()["roster"]["entries"][0]["custom"]["rep"] == 5
 
 
+def sg1() -> dict[str, Any]:
+    """A DCSystem list of one level-1 marine, at the 200-point format."""
+    return {
+        "system": "dcsystem",
+        "name": "SG-1",
+        "points_limit": 200,
+        "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
+    }
+
+
 def test_dcsystem_battle_scores_by_e3(client: TestClient) -> None:
-    roster = stored(
-        client,
-        {
-            "system": "dcsystem",
-            "name": "SG-1",
-            "points_limit": 200,
-            "entries": [{"custom": {"level": 1, "items": []}, "name": "Marine"}],
-        },
-    )
+    roster = stored(client, sg1())
     score = {
         "format": 200,
         "main_mission": True,

@@ -55,6 +55,12 @@ def test_three_battles_on_a_phone(
     expect(battles).to_have_count(4)
     expect(battles.nth(0)).to_contain_text("Correction de la bataille 1")
     expect(battles.nth(3)).to_contain_text("(corrigée par la ligne 4)")
+    # Each battle says what each fighter gained, and who fell (newest first).
+    expect(battles.nth(3).locator("ul > li")).to_have_text(
+        ["Ganger 1 : +25 XP", "Ganger 2 : +30 XP"]
+    )
+    expect(battles.nth(2).locator("ul > li")).to_have_text(["Ganger 1 : +20 XP"])
+    expect(battles.nth(1).locator("ul > li")).to_have_text(["Ganger 4 : mort"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # The three battles' shares hold the three states.
     codes = [
@@ -71,3 +77,169 @@ def test_three_battles_on_a_phone(
     stranger.goto(f"/campagne/gang/{codes[-1]}")
     expect(stranger.locator("#battles > li")).to_have_count(4)
     expect(stranger.locator("form.battle-form")).to_have_count(0)
+
+
+def tab_to(page: Page, selector: str, limit: int = 60) -> None:
+    """Presses Tab until `selector` has the focus (keyboard only, as a player would)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_an_organiser_creates_a_campaign_keyboard_only(
+    new_context: Callable[..., BrowserContext], live_server: str, width: int
+) -> None:
+    organiser = new_context(viewport={"width": width, "height": 900}).new_page()
+    organiser.goto("/listes")
+    tab_to(organiser, "#new-campaign")
+    organiser.keyboard.press("Enter")
+    expect(organiser).to_have_url(f"{live_server}/campagnes/nouvelle")
+    tab_to(organiser, "#campaign-system")
+    organiser.keyboard.press("ArrowDown")  # the first system
+    first = organiser.locator("#campaign-system option").nth(1).get_attribute("value")
+    for _ in range(6):  # down to Necromunda–Warzone, whatever the order
+        if organiser.locator("#campaign-system").input_value() == "necrowarzone":
+            break
+        organiser.keyboard.press("ArrowDown")
+    assert first and organiser.locator("#campaign-system").input_value() == "necrowarzone"
+    # A name of spaces only passes the browser's `required` and is refused by the server.
+    organiser.keyboard.press("Tab")
+    organiser.keyboard.type("   ")
+    organiser.keyboard.press("Enter")
+    expect(organiser.locator("#new-campaign-error")).to_contain_text("Nom :")
+    expect(organiser.locator("#campaign-name")).to_have_attribute("aria-invalid", "true")
+    expect(organiser.locator("#campaign-system")).to_have_value("necrowarzone")  # kept
+    tab_to(organiser, "#campaign-name")
+    organiser.keyboard.press("Control+A")
+    organiser.keyboard.type("La Ruche")
+    organiser.keyboard.press("Tab")
+    organiser.keyboard.type("10 XP par bataille jouée.")
+    organiser.keyboard.press("Enter")  # a new line in the rules notes
+    organiser.keyboard.type("Blessures : table maison.")
+    tab_to(organiser, "#create-campaign")
+    organiser.keyboard.press("Enter")
+    expect(organiser.locator("#campaign-created")).to_be_visible()
+    join_url = organiser.locator("#join-url").input_value()
+    assert "/rejoindre?code=" in join_url
+    assert organiser.evaluate("document.documentElement.scrollWidth") <= width
+    organiser.screenshot(path=f"/tmp/h17-campaign-created-{width}.png", full_page=True)
+    # A player joins with one of his lists, keyboard only, from another device.
+    gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks("Alpha")).json()
+    player = new_context(viewport={"width": width, "height": 900}).new_page()
+    player.goto(gang["edit_url"])
+    player.goto(join_url)
+    tab_to(player, "input[name=roster]")
+    player.keyboard.press("Space")
+    player.keyboard.press("Tab")
+    player.keyboard.press("Enter")
+    expect(player.locator("#standings")).to_contain_text("Alpha")
+    # The notes keep their lines (they were run together into one).
+    notes = player.locator("#campaign-notes")
+    assert notes.inner_text() == "10 XP par bataille jouée.\nBlessures : table maison."
+    # The organiser finds it in « Mes listes ».
+    organiser.goto("/listes")
+    expect(organiser.locator("#my-campaigns")).to_contain_text("La Ruche")
+
+
+FITS = """el => {
+  const box = el.closest('.table-scroll') || el.parentElement;
+  return [el.scrollWidth, box.clientWidth];
+}"""
+
+
+def test_the_campaign_pages_fit_a_phone(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Found on a 390 px phone: the fighters' « Historique » column and the standings'
+    « Pertes » lay past the screen's edge (a sideways scroll to read what a fighter
+    gained), and a long word in a battle's opponent or notes ran off the screen."""
+    campaign = httpx.post(
+        f"{live_server}/api/v1/campaigns", json={"system": "necrowarzone", "name": "La Ruche"}
+    ).json()
+    gangs = []
+    for name in ("Alpha", "Bravo des Bas-Fonds de la Ruche Primaire"):
+        gang = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks(name)).json()
+        joined = httpx.post(
+            f"{live_server}/api/v1/campaigns/{campaign['id']}/gangs",
+            json={
+                "roster": gang["id"],
+                "edit_token": gang["edit_token"],
+                "join_code": campaign["join_code"],
+            },
+        )
+        assert joined.status_code == 201
+        gangs.append(gang)
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(gangs[0]["edit_url"])
+    page.goto(f"/r/{gangs[0]['id']}/campagne")
+    page.fill("input[name=date]", "2026-12-01")
+    page.fill("input[name=opponent]", "https://forum.example/viewtopic.php?t=123456789012345")
+    page.check("input[name=result][value=win]")
+    page.select_option("select[name=campaign]", campaign["id"])
+    page.select_option("select[name=opponent_roster]", gangs[1]["id"])
+    page.fill("input[name=f1_xp]", "25")
+    page.fill("input[name=f2_stat]", "CT")
+    page.fill("input[name=f2_by]", "-1")
+    page.fill("input[name=f2_cause]", "Œil crevé par un tir de fusil laser à bout portant")
+    page.fill("textarea[name=notes]", "n" * 120 + "\nPuis la pluie.")
+    page.click("#record-battle")
+    expect(page.locator("#campaign-flash")).to_be_visible()
+    width, room = page.locator("#fighters").evaluate(FITS)
+    assert width <= room, (width, room)
+    history = page.locator("#fighter-2 td.history")
+    expect(history).to_be_in_viewport()
+    expect(history).to_contain_text("B1 : CT −1 (Œil crevé")
+    # The battle's notes keep their lines.
+    assert page.locator("#battles .battle-notes").inner_text().endswith("n\nPuis la pluie.")
+    for item in page.locator("#battles > li").all():
+        assert item.evaluate("li => li.scrollWidth <= li.clientWidth")
+    page.screenshot(path="/tmp/h17-gang-390.png", full_page=True)
+    page.goto(f"/c/{campaign['id']}")
+    width, room = page.locator("#standings").evaluate(FITS)
+    assert width <= room, (width, room)
+    page.screenshot(path="/tmp/h17-campaign-390.png", full_page=True)
+
+
+def test_after_the_battle_keyboard_only_with_a_bad_value(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """« Après la bataille » on a phone with the keyboard only (the date picker aside: its
+    segments follow the browser's own locale): a bad XP is refused with the fighter named,
+    his field marked and everything typed kept; corrected, the battle is recorded."""
+    gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks()).json()
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(gang["edit_url"])
+    tab_to(page, "#to-campaign")
+    page.keyboard.press("Enter")
+    expect(page.locator("#gang-totals")).to_be_visible()
+    page.locator("input[name=date]").fill("2026-12-01")
+    tab_to(page, "input[name=opponent]")
+    page.keyboard.type("Les Goliaths")
+    tab_to(page, "input[name=result]")
+    page.keyboard.press("Space")
+    tab_to(page, "input[name=f1_xp]")
+    page.keyboard.type("vingt")
+    tab_to(page, "select[name=f4_state]")
+    page.keyboard.type("m")  # « mort »
+    tab_to(page, "#record-battle")
+    page.keyboard.press("Enter")
+    expect(page.locator("#campaign-error")).to_have_text(
+        "Ganger 1 — XP gagnée : nombre entier attendu"
+    )
+    expect(page.locator("input[name=f1_xp]")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("input[name=f1_xp]")).to_have_value("vingt")
+    expect(page.locator("select[name=f4_state]")).to_have_value("dead")
+    expect(page.locator("input[name=opponent]")).to_have_value("Les Goliaths")
+    page.screenshot(path="/tmp/h17-after-battle-error-390.png")
+    tab_to(page, "input[name=f1_xp]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("20")
+    tab_to(page, "#record-battle")
+    page.keyboard.press("Enter")
+    expect(page.locator("#campaign-flash")).to_have_text("Bataille enregistrée.")
+    expect(page.locator("#fighter-4 td.state")).to_have_text("mort")
+    expect(page.locator("#fighter-1 td.history")).to_have_text("B1 : +20 XP")
+    expect(page.locator("#gang-totals")).to_contain_text("8 figurines en jeu · seuil de déroute 2")

@@ -94,6 +94,13 @@ def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str)
     public page."""
     made = client.post("/api/v1/campaigns", json={"system": "necrowarzone", "name": "Ruche"})
     campaign = made.json()
+    get("créer une campagne", "/campagnes/nouvelle?systeme=necrowarzone")
+    refused = client.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": " "})
+    assert refused.status_code == 422
+    found.append(Page("créer une campagne (erreur)", "", refused.text))
+    created = client.post("/campagnes/nouvelle", data={"system": "bastos", "name": "Le Far West"})
+    assert created.status_code == 201, created.text
+    found.append(Page("campagne créée", "", created.text))
     get("campagne (vide)", f"/c/{campaign['id']}")
     join = f"/c/{campaign['id']}/rejoindre?code={campaign['join_code']}"
     get("rejoindre une campagne", join)

@@ -172,3 +172,26 @@ def test_a_library_form_route(fuzzed: TestClient, route: str) -> None:
         assert shared.status_code == 303, shared.text
         route = route.format(code=str(shared.headers["location"]).split("/")[2])
     fuzz(fuzzed, route, {**base, "roster": roster_id, "system": "dcsystem"})
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_the_after_the_battle_form(fuzzed: TestClient, system: str) -> None:
+    """« Après la bataille » (issue 17): every fighter's row, the score fields of a system
+    that scores, the campaign's selects."""
+    roster_id = new_roster(fuzzed, system)
+    base = page_form(fuzzed, f"/r/{roster_id}/campagne")
+    assert "f0_state" in base
+    fuzz(fuzzed, f"/r/{roster_id}/campagne", {**base, "scored": "1", "result": "win"}, 12)
+
+
+@pytest.mark.parametrize("route", ["/campagnes/nouvelle", "/c/{id}/rejoindre"])
+def test_a_campaign_form_route(fuzzed: TestClient, route: str) -> None:
+    roster_id = new_roster(fuzzed, "necrowarzone")
+    made = fuzzed.post("/api/v1/campaigns", json={"system": "necrowarzone", "name": "Ruche"})
+    campaign = made.json()
+    if "{id}" in route:
+        page = f"/c/{campaign['id']}/rejoindre?code={campaign['join_code']}"
+        base = {**page_form(fuzzed, page), "roster": roster_id}
+    else:
+        base = {**page_form(fuzzed, route), "system": "necrowarzone", "name": "Ruche"}
+    fuzz(fuzzed, route.format(id=campaign["id"]), base)

@@ -4,9 +4,12 @@ from typing import Annotated, Any, Union
 
 from fastapi import APIRouter, Header, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import object_session
+from sqlmodel import Session
 
 from app.api.v1.carnets import carnet_routes
 from app.api.v1.deps import EditableRoster, Rosters
+from app.campaigns.states import counted
 from app.db import SessionDep
 from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
@@ -76,7 +79,11 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         summary: RosterSummary
 
     def roster_out(roster: Roster, document: BaseModel) -> dict[str, Any]:
-        result, _summary = check(systems[roster.system], document)
+        # The validation counts what every total counts: not the fighters its ledger says
+        # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
+        session = object_session(roster)
+        kept = counted(session, roster, document) if isinstance(session, Session) else document
+        result, _summary = check(systems[roster.system], kept)
         return {
             "id": roster.id,
             "version": roster.version,

@@ -17,7 +17,7 @@ from pydantic import (
 
 from app.systems.base import NO_NUL, integer
 from app.systems.catalogued import RosterBase
-from app.systems.inputs import HasSource
+from app.systems.inputs import HasSource, entry_id_field
 
 # Ids whose meaning the engine knows (api-v1.md, "### infinity"); other strings are free text.
 AD_COMBAT_JUMP = "ad_combat_jump"  # L19-24: may stay off the table at deployment
@@ -163,6 +163,7 @@ class InfinityEntry(Document):
         False, description="Held off the table at deployment (AD: Combat Jump, L20)."
     )
     name: Annotated[str, Field(max_length=80, pattern=NO_NUL)] | None = None
+    id: str | None = entry_id_field()
 
 
 class InfinityExtras(Document):
