@@ -61,8 +61,8 @@ def profile_lines(definition: Mapping[str, Any]) -> list[str]:
     """The definition's fields as a player reads them: « Niveau : 2 », « CT 5 CC 5 ... »."""
     lines = []
     for key, value in definition.items():
-        if key in ("id", "source", "options"):
-            continue
+        if key in ("id", "source", "options") or value in (None, "", [], {}):
+            continue  # what the unit does not have is not written
         label = LABELS.get(key, key) or "Profil"
         lines.append(f"{label} : {_value(value)}")
     return lines

@@ -201,13 +201,27 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     expect(owner.locator("#unit-alpha .validity")).to_have_count(0)
     expect(owner.locator("#unit-bravo .validity")).to_have_count(0)
     expect(owner.locator("#invalid-banner")).to_be_visible()
+    # Said in French (pydantic's English was shown for a refused definition).
+    expect(owner.locator("#unit-charlie .issues")).to_contain_text("Erreur : ")
+    expect(owner.locator("#unit-charlie .issues")).not_to_contain_text("Input should")
+    if case.system == "infinity":  # options by their names, not their ids
+        expect(owner.locator("#unit-alpha ul").first).to_contain_text("Fusil d'assaut : 10 pts")
+        expect(owner.locator("#option-alpha option").first).to_have_text("Fusil d'assaut — 10 pts")
     screenshots(owner, f"{case.system}-book")
     owner.locator("#publish-book").click()
     owner.wait_for_url(re.compile(r"/a/[0-9a-z]+$"))
     published = urlsplit(owner.url).path
     expect(owner.locator(".book-unit")).to_have_count(3)
     expect(owner.locator("#unit-charlie .validity")).to_have_text("Non valide")
+    # A profile says what the unit has, never an empty « Taille : — ».
+    expect(owner.locator("#unit-alpha .profile")).not_to_contain_text("—")
+    expect(owner.locator("#unit-alpha .profile")).not_to_contain_text("size_mm")
     screenshots(owner, f"{case.system}-published")
+    for viewport in (PHONE, DESKTOP):  # the BBCode box is as wide as the page (it was 150 px)
+        owner.set_viewport_size(viewport)
+        box, main = owner.locator("#bbcode").bounding_box(), owner.locator("main").bounding_box()
+        assert box is not None and main is not None
+        assert box["width"] >= 0.8 * main["width"], (viewport, box, main)
 
     # A second browser opens the link, duplicates the book and draws a list from it.
     player = contexts(viewport=DESKTOP).new_page()

@@ -48,6 +48,13 @@ def test_a_dcsystem_book_made_with_the_creator_and_published(browser: TestClient
     assert f'href="/a/{code}"' in browser.get(location).text
 
 
+def test_my_lists_link_to_my_army_books(browser: TestClient) -> None:
+    """« Mes listes » leads to « Mes livres d'armée » and back (docs/books.md « Pages »)."""
+    lists = browser.get("/listes").text
+    assert '<a href="/livres" id="to-books">Mes livres d\'armée</a>' in lists
+    assert '<a href="/listes">Mes listes</a>' in browser.get("/livres").text
+
+
 def test_a_book_opens_only_in_its_carnets_browser(browser: TestClient, app: object) -> None:
     location = make_book(browser, "bastos", "Les Durs")
     browser.cookies.clear()
