@@ -181,11 +181,13 @@ def book_bbcode(book: PresentedBook, url: str) -> str:
         out.append(f"[color={bbcode.INVALID_COLOUR}]Livre avec des unités non valides[/color]")
     if book.description:
         out.append(bbcode.escape(book.description))
-    out.append("[list]")
+    # One block per unit, not a [list]: forums and parsers end a [*] item at its line's end,
+    # which put every profile line outside its unit (bbcode.Parser showed it).
     for unit in book.units:
-        out.append(_titled(book, unit, f"[*][b]{bbcode.escape(unit.name)}[/b]", bbcode.escape))
+        out.append("")
+        out.append(_titled(book, unit, f"[b]{bbcode.escape(unit.name)}[/b]", bbcode.escape))
         out += [bbcode.escape(line) for line in _details(book, unit)]
-    out.append("[/list]")
+    out.append("")
     out.append(f"[url={url}]{bbcode.escape(url)}[/url]")
     return "\n".join(out) + "\n"
 
