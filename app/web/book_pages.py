@@ -14,9 +14,11 @@ from sqlmodel import Session
 
 from app.book_service import BookService, NoSuchBookShare
 from app.db import SessionDep
+from app.exports.books import present
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, is_optioned
+from app.urls import public_base
 from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
 from app.web.render import html_error, render
 from app.web.rosters import redirect
@@ -84,7 +86,8 @@ def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[An
         carnet = browser_carnet(request, session)
         books = BookService(session, request.app.state.systems)
         held = books.of_carnet(carnet) if carnet is not None else []
-        context = {"books": held, "systems": systems}
+        examples = request.app.state.example_books
+        context = {"books": held, "systems": systems, "examples": examples}
         response = render(request, "book/mine.html", context)
         response.headers["Cache-Control"] = "private, no-store"
         return response
@@ -182,6 +185,38 @@ def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[An
                 "units": body["units"],
             }
         )
+        book, _token = books.create(document, writing_carnet(request, session))
+        return redirect(request, f"/livres/{book.id}")
+
+    @router.get("/livres/exemples/{system_id}")
+    def example(system_id: str, request: Request) -> Response:
+        """Caserne's own example book of a system (data/systems/<id>/book.toml), shown as a
+        published book is, marked as Caserne's, to duplicate into one's carnet."""
+        found = request.app.state.example_books.get(system_id)
+        if found is None or system_id not in systems:
+            return html_error(request, 404, "Ce livre d'exemple n'existe pas.")
+        body = {
+            **found.document.model_dump(mode="json"),
+            "code": "",
+            "latest": "",
+            "version": 1,
+            "validation": found.validation.model_dump(mode="json"),
+        }
+        context = {
+            "b": present(systems[system_id], body),
+            "url": f"{public_base(request)}/livres/exemples/{system_id}",
+            "example": system_id,
+        }
+        return render(request, "book/page.html", context)
+
+    @router.post("/livres/exemples/{system_id}/dupliquer")
+    def duplicate_example(system_id: str, request: Request, session: SessionDep) -> Response:
+        found = request.app.state.example_books.get(system_id[:32])
+        if found is None:
+            return html_error(request, 404, "Ce livre d'exemple n'existe pas.")
+        name = f"{found.document.name} (copie)"[:100]
+        document = found.document.model_copy(update={"name": name})
+        books = BookService(session, request.app.state.systems)
         book, _token = books.create(document, writing_carnet(request, session))
         return redirect(request, f"/livres/{book.id}")
 
