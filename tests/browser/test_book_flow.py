@@ -16,7 +16,14 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ACTION_TIMEOUT_MS
-from tests.browser.helpers import DESKTOP, PHONE, TRACK_HTMX, htmx_post, type_and_leave
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    TRACK_HTMX,
+    htmx_post,
+    run_axe,
+    type_and_leave,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -157,7 +164,7 @@ def contexts(browser: Browser, live_server: str) -> Iterator[Callable[..., Brows
 
 def screenshots(page: Page, name: str) -> None:
     """The page at 390 and 1280 px (looked at by hand; kept out of git): no sideways
-    scroll at either width."""
+    scroll at either width, and no accessibility violation."""
     SHOTS.mkdir(exist_ok=True)
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
@@ -165,6 +172,7 @@ def screenshots(page: Page, name: str) -> None:
         assert width <= viewport["width"], (name, viewport["width"], width)
         page.screenshot(path=SHOTS / f"{name}-{viewport['width']}.png", full_page=True)
     page.set_viewport_size(DESKTOP)
+    assert run_axe(page) == [], name  # axe-core: no violation of any impact
 
 
 def add_unit(page: Page, case: Case, book: str, name: str, tweak: Tweak) -> None:
