@@ -224,6 +224,10 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     # A profile says what the unit has, never an empty « Taille : — ».
     expect(owner.locator("#unit-alpha .profile")).not_to_contain_text("—")
     expect(owner.locator("#unit-alpha .profile")).not_to_contain_text("size_mm")
+    # Catalogue ids by their names (it said « Équipement : arme_tir_2, gilet_de_protection »).
+    expect(owner.locator("#unit-alpha .profile")).not_to_contain_text(re.compile(r"[a-z]_[a-z]"))
+    if case.system == "infinity":  # the engine's `regular` in French (L14)
+        expect(owner.locator("#unit-alpha .profile")).to_contain_text("Ordres : régulier")
     screenshots(owner, f"{case.system}-published")
     for viewport in (PHONE, DESKTOP):  # the BBCode box is as wide as the page (it was 150 px)
         owner.set_viewport_size(viewport)

@@ -171,12 +171,16 @@ def test_a_published_books_bbcode_renders_in_a_bbcode_parser(client: TestClient)
     # 3 = 28; 8 + 5 = 13; the overloaded Lourd 8 + 5 + 8 - 3 - 7 = 11, with its errors).
     assert (
         "<br /><br /><strong>Jaffa</strong> — 28 pts<br />Niveau : 2<br />"
-        "Équipement : arme_tir_3, arme_cc_1<br />Niveau 2 : 15 pts<br />"
+        "Équipement : Arme de tir niveau 3, Arme de corps à corps niveau 1<br />"
+        "Niveau 2 : 15 pts<br />"
         "Arme de tir niveau 3 : 10 pts<br />Arme de corps à corps niveau 1 : 3 pts<br /><br />"
-        "<strong>Marine</strong> — 13 pts<br />Niveau : 1<br />Équipement : arme_tir_1<br />"
+        "<strong>Marine</strong> — 13 pts<br />Niveau : 1<br />"
+        "Équipement : Arme de tir niveau 1<br />"
         "Niveau 1 : 8 pts<br />Arme de tir niveau 1 : 5 pts<br />Tireur.<br /><br />"
         "<strong>Lourd</strong> — 11 pts<br />Niveau : 1<br />"
-        "Équipement : arme_tir_1, gilet_de_protection, lent, fragile<br />"
+        # Catalogue ids by their names (the profile said `arme_tir_1`, `gilet_de_protection`).
+        "Équipement : Arme de tir niveau 1, Gilet de protection / armure / écailles, Lent, "
+        "Fragile<br />"
         "Niveau 1 : 8 pts<br />Arme de tir niveau 1 : 5 pts<br />"
         "Gilet de protection / armure / écailles : 8 pts<br />Lent : -3 pts<br />"
         "Fragile : -7 pts<br />"
