@@ -7,15 +7,14 @@ the list match (and « Annuler » puts it back), and the list's earlier share pa
 the old unit and says that a newer version of the book exists, with a link."""
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import ACTION_TIMEOUT_MS
 from tests.browser.helpers import (
     DESKTOP,
     PHONE,
@@ -146,22 +145,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def contexts(browser: Browser, live_server: str) -> Iterator[Callable[..., BrowserContext]]:
-    """Browser contexts on the module's live server (one browser for the module)."""
-    opened: list[BrowserContext] = []
-
-    def factory(**options: object) -> BrowserContext:
-        context = browser.new_context(base_url=live_server, locale="fr-FR", **options)  # type: ignore[arg-type]
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        opened.append(context)
-        return context
-
-    yield factory
-    for context in opened:
-        context.close()
-
-
 def screenshots(page: Page, name: str) -> None:
     """The page at 390 and 1280 px (looked at by hand; kept out of git): no sideways
     scroll at either width, and no accessibility violation."""
@@ -189,9 +172,9 @@ def add_unit(page: Page, case: Case, book: str, name: str, tweak: Tweak) -> None
 
 @pytest.mark.parametrize("case", CASES, ids=[c.system for c in CASES])
 def test_a_book_made_published_duplicated_drawn_and_updated(
-    contexts: Callable[..., BrowserContext], case: Case
+    new_context: Callable[..., BrowserContext], case: Case
 ) -> None:
-    owner = contexts(viewport=DESKTOP).new_page()
+    owner = new_context(viewport=DESKTOP).new_page()
     owner.add_init_script(TRACK_HTMX)
     owner.goto("/livres")
     owner.locator("#book-system").select_option(case.system)
@@ -236,7 +219,7 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
         assert box["width"] >= 0.8 * main["width"], (viewport, box, main)
 
     # A second browser opens the link, duplicates the book and draws a list from it.
-    player = contexts(viewport=DESKTOP).new_page()
+    player = new_context(viewport=DESKTOP).new_page()
     player.add_init_script(TRACK_HTMX)
     player.goto(published)
     expect(player.locator("h1")).to_contain_text(f"Livre {case.system}")
