@@ -12,7 +12,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import openapi, problems, refusals
 from app.api.v1 import api_routers, heavy
-from app.catalogues import load_play_sheets, load_systems
+from app.catalogues import load_books, load_play_sheets, load_systems
 from app.db import make_engine, session_factory
 from app.middleware import BodyLimit, redact_access_log
 from app.security.csrf import CsrfGuard, install_template_globals
@@ -85,6 +85,7 @@ def create_app(
     app.state.settings = settings
     app.state.systems = systems
     app.state.sheets = load_play_sheets(specs)
+    app.state.example_books = load_books(systems, specs)
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)

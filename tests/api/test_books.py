@@ -357,7 +357,7 @@ def test_published_page_and_exports(client: TestClient) -> None:
     assert text.text.splitlines()[0].endswith(", v1")
     assert "Jaffa — 28 pts" in text.text and "Lourd — 11 pts" in text.text
     bbcode = client.get(f"/a/{code}.bbcode").text
-    assert "[*][b]Jaffa[/b] — 28 pts" in bbcode and bbcode.count("[*]") == 3
+    assert "\n\n[b]Jaffa[/b] — 28 pts\nNiveau : 2\n" in bbcode and "[*]" not in bbcode
     md = client.get(f"/a/{code}.md").text
     assert "* **Marine** — 13 pts" in md
     as_json = client.get(f"/a/{code}.json").json()
