@@ -52,24 +52,40 @@ def my_book(request: Request, session: Session, book_id: str) -> Book | None:
 
 
 def add_unit_to_book(
-    request: Request, session: Session, system: AnySystem, book_id: str, name: str, definition: Any
+    request: Request,
+    session: Session,
+    system: AnySystem,
+    book_id: str,
+    name: str,
+    definition: Any,
+    unit_id: str = "",
 ) -> Response:
-    """The creator's unit appended to the browser's book (kept even when invalid)."""
+    """The creator's unit appended to the browser's book (kept even when invalid), or, with
+    `unit_id` one of the book's units (« Modifier » on the book's page), saved over it: same
+    id and text, so lists drawn from it see the change at the next publication."""
     book = my_book(request, session, book_id[:64])
     if book is None or book.system != system.id:
         return html_error(request, 404, NOT_YOURS)
     books = BookService(session, request.app.state.systems)
     document = books.document(book)
-    if len(document.units) >= BOOK_MAX_UNITS:
+    replaced = next((i for i, unit in enumerate(document.units) if unit.id == unit_id), None)
+    if unit_id and replaced is None:
+        return html_error(request, 404, "Cette unité n'est plus dans le livre.")
+    if replaced is None and len(document.units) >= BOOK_MAX_UNITS:
         return html_error(request, 409, f"Un livre tient au plus {BOOK_MAX_UNITS} unités.")
     if is_optioned(system) and isinstance(definition, dict) and "unit" in definition:
         definition = definition["unit"]
     unit_name = (name or "Unité").strip()[:80] or "Unité"
-    unit_id = unit_id_for(unit_name, {unit.id for unit in document.units})
+    if replaced is None:
+        unit_id = unit_id_for(unit_name, {unit.id for unit in document.units})
     if is_optioned(system) and isinstance(definition, dict):
         definition = {**definition, "id": unit_id}
     raw = document.model_dump(mode="json")
-    raw["units"].append({"id": unit_id, "name": unit_name, "text": "", "definition": definition})
+    unit = {"id": unit_id, "name": unit_name, "text": "", "definition": definition}
+    if replaced is None:
+        raw["units"].append(unit)
+    else:
+        raw["units"][replaced] = {**unit, "text": raw["units"][replaced].get("text", "")}
     try:
         updated = BookDocument.model_validate(raw)
     except ValidationError:
@@ -133,6 +149,14 @@ def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[An
             "last": last,
             "my_rosters": my_lists(request, session, book.system),
             "optioned": is_optioned(system),
+            # The units its creator can show as they are (« Modifier »): see SystemPages.reopened.
+            "reopenable": {
+                unit.id
+                for unit in document.units
+                if book.system in pages
+                and pages[book.system].reopened({"custom": unit.definition, "name": unit.name})
+                is not None
+            },
         }
         response = render(request, "book/edit.html", context)
         response.headers["Cache-Control"] = "private, no-store"

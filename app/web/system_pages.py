@@ -31,6 +31,10 @@ from app.web.render import html_error, is_htmx, render
 from app.web.rosters import add_entry_to_roster, redirect, service_of
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
+GONE_UNIT = (
+    "Cette unité n'est plus dans le livre, ce livre n'est pas à vous, "
+    "ou le créateur ne peut pas la montrer telle quelle."
+)
 
 
 @dataclass
@@ -242,8 +246,11 @@ class SystemPages(Generic[SystemT]):
             entree: str | None = None,
             ajoute: str | None = None,
             livre: str | None = None,
+            unite: str | None = None,
         ) -> Response:
             self.note_book_target(request, session, livre)
+            if unite is not None:
+                return self.book_unit_page(request, session, unite)
             if entree is None:
                 target = self.target_of(request, session, liste, added=ajoute is not None)
                 return self.creator_page(request, session, self.default_unit(), target=target)
@@ -267,8 +274,9 @@ class SystemPages(Generic[SystemT]):
             values = self.unit_from_form(form)
             name = str(values.get("name") or form.get("name") or "")
             book_id = str(form.get("livre", ""))
+            unit_id = str(form.get("unite", ""))[:64]
             return add_unit_to_book(
-                request, session, self.system, book_id, name, self.definition(values)
+                request, session, self.system, book_id, name, self.definition(values), unit_id
             )
 
         @router.post("/createur/ajouter")
@@ -294,6 +302,25 @@ class SystemPages(Generic[SystemT]):
             "source": {"book": code, "unit": unit.id},
         }
         return add_entry_to_roster(request, session, self.system, form, entry, chosen)
+
+    def book_unit_page(self, request: Request, session: Session, unit_id: str) -> Response:
+        """The creator showing one unit of the browser's book (`?livre=&unite=`), to save it
+        back over itself; 404 when the book is not this browser's or the creator cannot show
+        that unit as it is."""
+        from app.book_service import BookService
+
+        book = getattr(request.state, "book_target", None)
+        if book is None:
+            return html_error(request, 404, GONE_UNIT)
+        document = BookService(session, request.app.state.systems).document(book)
+        unit = next((u for u in document.units if u.id == unit_id[:64]), None)
+        values = None
+        if unit is not None:
+            values = self.reopened({"custom": unit.definition, "name": unit.name})
+        if unit is None or values is None:
+            return html_error(request, 404, GONE_UNIT)
+        request.state.book_unit = unit
+        return self.creator_page(request, session, values)
 
     def note_book_target(self, request: Request, session: Session, book_id: Any) -> None:
         """Remembers for the page the army book (of this browser, of this system) that
@@ -396,6 +423,7 @@ class SystemPages(Generic[SystemT]):
             "editing": edited,
             "target": target,
             "book_target": getattr(request.state, "book_target", None),
+            "book_unit": getattr(request.state, "book_unit", None),
             **self.context(),
         }
         template = f"systems/{self.system_id}/creator.html"

@@ -170,3 +170,40 @@ def test_a_second_browser_duplicates_a_published_book_and_builds_a_list(
     assert [e["source"]["unit"] for e in entries] == ["jaffa", "marine"]
     assert copy_code != code  # the copy's own published version
     assert [e["custom"]["level"] for e in entries] == [2, 1]
+
+
+def test_a_book_unit_reopens_in_its_creator_and_is_saved_over_itself(
+    browser: TestClient,
+) -> None:
+    """« Modifier » on a book's unit opens the system's creator with that unit; saving it
+    there changes the unit in place (same id, so lists drawn from the book see the change
+    at its next publication) instead of adding a copy. DCSystem L217-218: level 2 costs 15,
+    level 3 25; with a level-3 shooting weapon (10) and a level-1 melee weapon (3), the
+    Jaffa goes from 28 to 38 points."""
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    jaffa = {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]}
+    browser.post("/dcsystem/createur/livre", data={**jaffa, "livre": book_id})
+    page = browser.get(location).text
+    edit = f'href="/dcsystem/createur?livre={book_id}&amp;unite=jaffa" id="edit-jaffa"'
+    assert edit in page
+    creator = browser.get(f"/dcsystem/createur?livre={book_id}&unite=jaffa")
+    assert creator.status_code == 200
+    assert 'name="unite" value="jaffa"' in creator.text
+    assert "Enregistrer « Jaffa » dans le livre « Marines de Kessel »" in creator.text
+    assert 'value="Jaffa"' in creator.text
+    saved = browser.post(
+        "/dcsystem/createur/livre", data={**jaffa, "level": "3", "livre": book_id, "unite": "jaffa"}
+    )
+    assert saved.status_code == 303 and saved.headers["location"] == f"{location}#unit-jaffa"
+    page = browser.get(location).text
+    assert page.count('class="card book-unit') == 1
+    assert "— 38 pts" in page and "— 28 pts" not in page
+    # A unit that is not in the book, or a book that is not this browser's: 404.
+    assert browser.get(f"/dcsystem/createur?livre={book_id}&unite=nobody").status_code == 404
+    gone = browser.post(
+        "/dcsystem/createur/livre", data={**jaffa, "livre": book_id, "unite": "nobody"}
+    )
+    assert gone.status_code == 404
+    browser.cookies.clear()
+    assert browser.get(f"/dcsystem/createur?livre={book_id}&unite=jaffa").status_code == 404
