@@ -48,6 +48,23 @@ def test_a_dcsystem_book_made_with_the_creator_and_published(browser: TestClient
     assert f'href="/a/{code}"' in browser.get(location).text
 
 
+def test_a_refused_definition_is_kept_but_offers_no_add_to_a_list(browser: TestClient) -> None:
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    for form in (
+        {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]},
+        {"name": "Bizarre", "level": "9", "items": ["arme_tir_1"]},  # no level 9 (C.1)
+    ):
+        assert (
+            browser.post("/dcsystem/createur/livre", data={**form, "livre": book_id}).status_code
+            == 303
+        )
+    page = browser.get(location).text
+    assert 'id="unit-bizarre"' in page and "Définition refusée (level)" in page
+    assert 'id="add-jaffa-to-list"' in page
+    assert 'id="add-bizarre-to-list"' not in page
+
+
 def test_my_lists_link_to_my_army_books(browser: TestClient) -> None:
     """« Mes listes » leads to « Mes livres d'armée » and back (docs/books.md « Pages »)."""
     lists = browser.get("/listes").text
