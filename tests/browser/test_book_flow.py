@@ -271,6 +271,8 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     expect(alpha).to_contain_text("Alpha")
     expect(alpha.locator("li")).to_have_text(list(case.change_lines))
     expect(player.locator("#update-1")).to_contain_text("Bravo — inchangée")
+    if case.system == "infinity":  # not « 10 → 10 pts » (the cheapest option) for a 10 → 14
+        expect(alpha).not_to_contain_text("10 → 10 pts")
     cost = player.locator("#entry-0 td[data-label='Coût']")
     if case.points is not None:
         before, after, total, new_total = case.points
