@@ -1,5 +1,5 @@
-"""Army books: publish and read a 200-unit No Limits book, and validate a 50-entry list
-drawn from it (api-v1.md « Army books »). In-process (TestClient, SQLite file), so it
+"""Army books: publish and read a 200-unit No Limits book, validate a 50-entry list drawn
+from it, and serve that list's share page and export (each entry's origin looked up) (api-v1.md « Army books »). In-process (TestClient, SQLite file), so it
 measures Caserne's own work, not the network. Prints figures; passes or fails on nothing.
 
     .venv/bin/python bench/books_bench.py [--rounds N]
@@ -102,6 +102,11 @@ def main() -> None:
                 for u in body["units"][:50]
             ]
             roster = {"system": "nolimits", "name": "Tirée du livre", "entries": drawn}
+            made = client.post("/api/v1/rosters", json=roster).json()
+            shared = client.post(
+                f"/api/v1/rosters/{made['id']}/shares",
+                headers={"Authorization": f"Bearer {made['edit_token']}"},
+            ).json()["code"]
             rows = [
                 (
                     "create 200 units (POST /api/v1/books)",
@@ -120,6 +125,16 @@ def main() -> None:
                     timed(lambda: client.get(f"/api/v1/book-shares/{code}"), rounds),
                 ),
                 ("page /a/{code}", timed(lambda: client.get(f"/a/{code}"), rounds)),
+                (
+                    # Drawn from a book, the share page looks up each origin and whether the
+                    # book has a newer version: rendered every time (never memoized).
+                    "share page of the 50 drawn entries (/s/{code}, origins + newer)",
+                    timed(lambda: client.get(f"/s/{shared}"), rounds),
+                ),
+                (
+                    "its text export (/s/{code}.txt, with origins)",
+                    timed(lambda: client.get(f"/s/{shared}.txt"), rounds),
+                ),
                 (
                     "validate 50 drawn entries (POST .../nolimits/validate, uncached)",
                     timed(

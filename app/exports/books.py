@@ -11,10 +11,18 @@ from pydantic import ValidationError
 from app.exports import bbcode, markdown
 from app.exports.common import issue_text, one_line
 from app.systems.base import AnySystem, Issue
-from app.systems.books import definition_model, is_optioned
+from app.systems.books import BookDocument, BookValidation, definition_model, is_optioned
 from app.systems.changes import LABELS
 
-__all__ = ["PresentedBook", "PresentedUnit", "book_bbcode", "book_markdown", "book_text", "present"]
+__all__ = [
+    "PresentedBook",
+    "PresentedUnit",
+    "book_bbcode",
+    "book_markdown",
+    "book_text",
+    "present",
+    "present_unpublished",
+]
 
 
 @dataclass
@@ -156,6 +164,20 @@ def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
         latest=body["latest"],
         units=units,
     )
+
+
+def present_unpublished(
+    system: AnySystem, document: BookDocument, validation: BookValidation, version: int
+) -> PresentedBook:
+    """A book not published (a draft, an example) as `present` shows a published one."""
+    body = {
+        **document.model_dump(mode="json"),
+        "code": "",
+        "latest": "",
+        "version": version,
+        "validation": validation.model_dump(mode="json"),
+    }
+    return present(system, body)
 
 
 def _cost(book: PresentedBook, unit: PresentedUnit) -> str:

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.book_service import BookService, NoSuchBookShare
 from app.db import SessionDep
-from app.exports.books import present
+from app.exports.books import present_unpublished
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, is_optioned
@@ -140,9 +140,12 @@ def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[An
         checks = {unit.id: unit for unit in validation.units}
         system = systems[book.system]
         last = books.last_publication(book)
+        shown = present_unpublished(system, document, validation, book.version)
         context: dict[str, Any] = {
             "book": book,
             "document": document,
+            # Each unit's profile and breakdown, as its published page will show them.
+            "presented": {u.id: u for u in shown.units},
             "units": [(unit, checks[unit.id]) for unit in document.units],
             "system": system,
             "valid": validation.valid,
@@ -219,15 +222,8 @@ def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[An
         found = request.app.state.example_books.get(system_id)
         if found is None or system_id not in systems:
             return html_error(request, 404, "Ce livre d'exemple n'existe pas.")
-        body = {
-            **found.document.model_dump(mode="json"),
-            "code": "",
-            "latest": "",
-            "version": 1,
-            "validation": found.validation.model_dump(mode="json"),
-        }
         context = {
-            "b": present(systems[system_id], body),
+            "b": present_unpublished(systems[system_id], found.document, found.validation, 1),
             "url": f"{public_base(request)}/livres/exemples/{system_id}",
             "example": system_id,
         }

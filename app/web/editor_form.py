@@ -6,9 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from fastapi import Request, Response
 from pydantic import ValidationError
+from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.store.models import Roster
 from app.systems.base import AnySystem, RosterSummary, SummaryLine
 from app.web.forms import int_or_raw, json_object
 
@@ -35,6 +38,16 @@ class SystemForms(Protocol):
     def extras_from_form(self, form: FormData) -> dict[str, Any]: ...
 
     def new_entry(self, form: FormData) -> dict[str, Any] | None: ...
+
+    def add_book_unit(
+        self,
+        request: Request,
+        session: Session,
+        form: FormData,
+        unit: Any,
+        code: str,
+        chosen: Roster | None,
+    ) -> Response: ...
 
 
 def entry_ref(entry: dict[str, Any]) -> str:

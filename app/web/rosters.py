@@ -180,6 +180,29 @@ def book_origins(
     return BookService(roster_session(roster), systems).entry_origins(system, document)
 
 
+def book_units(request: Request, roster: Roster, system: AnySystem) -> list[Any]:
+    """The units of this browser's books of the list's system, for the editor's « Ajouter »
+    (book, unit); none for Infinity, whose units also need an option (its book's page)."""
+    from app.book_service import BookService
+    from app.systems.books import is_optioned
+    from app.web.deps import browser_carnet
+
+    session = roster_session(roster)
+    carnet = browser_carnet(request, session)
+    if carnet is None or is_optioned(system):
+        return []
+    books = BookService(session, request.app.state.systems)
+    out = []
+    for book in books.of_carnet(carnet)[:50]:
+        if book.system == system.id:
+            document = books.document(book)
+            out += [(book, unit) for unit in document.units]
+    return out[:BOOK_UNITS_SHOWN]
+
+
+BOOK_UNITS_SHOWN = 400
+
+
 def book_updates(
     systems: Mapping[str, AnySystem],
     system: AnySystem,
@@ -240,6 +263,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             # What the list's units drawn from army books would get (« Mettre à jour »).
             "book_updates": book_updates(systems, system, roster, parsed, document),
             "book_origins": book_origins(systems, system, roster, document),
+            "book_units": book_units(request, roster, system),
             "system": system,
             "roster": roster,
             "doc": document,
@@ -337,6 +361,26 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "focus": "#undo-books",
         }
         return editor(request, roster, roster.document, parsed=document, message=message)
+
+    @router.post("/r/{roster_id}/livres/ajouter")
+    def add_from_book(
+        roster: EditableRoster, request: Request, session: SessionDep, form: FormDep
+    ) -> Response:
+        """The editor's « Ajouter » from one of this browser's books: the unit copied in
+        with its origin, as the book's page does (the book published first if changed)."""
+        from app.book_service import BookService
+        from app.web.book_pages import my_book
+
+        book_id, _, unit_id = str(form.get("book-unit", ""))[:130].partition("/")
+        book = my_book(request, session, book_id[:64])
+        if book is None or book.system != roster.system:
+            return html_error(request, 404, "Ce livre d'armée n'est pas dans ce carnet.")
+        books = BookService(session, systems)
+        unit = next((u for u in books.document(book).units if u.id == unit_id), None)
+        if unit is None:
+            return html_error(request, 404, "Cette unité n'est pas dans le livre.")
+        share, _new = books.publish(book)
+        return forms[roster.system].add_book_unit(request, session, form, unit, share.code, roster)
 
     @router.post("/r/{roster_id}/livres/annuler")
     def undo_book_updates(

@@ -192,11 +192,15 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     expect(owner.locator("#unit-alpha .validity")).to_have_count(0)
     expect(owner.locator("#unit-bravo .validity")).to_have_count(0)
     expect(owner.locator("#invalid-banner")).to_be_visible()
+    # Each unit's profile, as its published page will show it (the page gave names only).
+    expect(owner.locator("#unit-alpha .profile li")).not_to_have_count(0)
     # Said in French (pydantic's English was shown for a refused definition).
     expect(owner.locator("#unit-charlie .issues")).to_contain_text("Erreur : ")
     expect(owner.locator("#unit-charlie .issues")).not_to_contain_text("Input should")
     if case.system == "infinity":  # options by their names, not their ids
-        expect(owner.locator("#unit-alpha ul").first).to_contain_text("Fusil d'assaut : 10 pts")
+        expect(owner.locator("#unit-alpha table.breakdown tbody tr").first).to_have_text(
+            re.compile(r"Fusil d'assaut\s*10\s*0")
+        )
         expect(owner.locator("#option-alpha option").first).to_have_text("Fusil d'assaut — 10 pts")
     screenshots(owner, f"{case.system}-book")
     owner.locator("#publish-book").click()
@@ -267,6 +271,8 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     expect(alpha).to_contain_text("Alpha")
     expect(alpha.locator("li")).to_have_text(list(case.change_lines))
     expect(player.locator("#update-1")).to_contain_text("Bravo — inchangée")
+    if case.system == "infinity":  # not « 10 → 10 pts » (the cheapest option) for a 10 → 14
+        expect(alpha).not_to_contain_text("10 → 10 pts")
     cost = player.locator("#entry-0 td[data-label='Coût']")
     if case.points is not None:
         before, after, total, new_total = case.points

@@ -48,6 +48,57 @@ def test_a_dcsystem_book_made_with_the_creator_and_published(browser: TestClient
     assert f'href="/a/{code}"' in browser.get(location).text
 
 
+def test_a_refused_definition_is_kept_but_offers_no_add_to_a_list(browser: TestClient) -> None:
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    for form in (
+        {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]},
+        {"name": "Bizarre", "level": "9", "items": ["arme_tir_1"]},  # no level 9 (C.1)
+    ):
+        assert (
+            browser.post("/dcsystem/createur/livre", data={**form, "livre": book_id}).status_code
+            == 303
+        )
+    page = browser.get(location).text
+    assert 'id="unit-bizarre"' in page and "Définition refusée (level)" in page
+    assert 'id="add-jaffa-to-list"' in page
+    assert 'id="add-bizarre-to-list"' not in page
+
+
+def test_the_editors_add_offers_my_books_units(browser: TestClient, session: Session) -> None:
+    from sqlmodel import select
+
+    from app.store.models import Roster
+
+    location = make_book(browser, "dcsystem", "Marines de Kessel")
+    book_id = location.rsplit("/", 1)[1]
+    jaffa = {"name": "Jaffa", "level": "2", "items": ["arme_tir_3", "arme_cc_1"]}
+    browser.post("/dcsystem/createur/livre", data={**jaffa, "livre": book_id})
+    made = browser.post("/listes", data={"system": "dcsystem"})
+    editor = made.headers["location"]
+    page = browser.get(editor).text
+    assert 'id="add-from-book"' in page
+    assert f'<option value="{book_id}/jaffa">Jaffa — Marines de Kessel</option>' in page
+    added = browser.post(f"{editor}/livres/ajouter", data={"book-unit": f"{book_id}/jaffa"})
+    assert added.status_code == 303 and added.headers["location"] == editor
+    page = browser.get(editor).text
+    assert 'id="entry-0-origin"' in page and "Marines de Kessel, v" in page
+    session.expire_all()
+    roster = session.exec(select(Roster).where(Roster.id == editor.removeprefix("/r/"))).one()
+    (entry,) = roster.document["entries"]
+    assert entry["custom"] == {"level": 2, "items": ["arme_tir_3", "arme_cc_1"]}
+    assert entry["source"]["unit"] == "jaffa" and entry["name"] == "Jaffa"
+    # Published first: the origin names a frozen version, at the book's page's link.
+    assert f'href="/a/{entry["source"]["book"]}"' in browser.get(location).text
+    # Another browser's book, or no such unit: refused, nothing added.
+    assert (
+        browser.post(f"{editor}/livres/ajouter", data={"book-unit": "x" * 24 + "/jaffa"})
+    ).status_code == 404
+    assert (
+        browser.post(f"{editor}/livres/ajouter", data={"book-unit": f"{book_id}/nope"})
+    ).status_code == 404
+
+
 def test_my_lists_link_to_my_army_books(browser: TestClient) -> None:
     """« Mes listes » leads to « Mes livres d'armée » and back (docs/books.md « Pages »)."""
     lists = browser.get("/listes").text
