@@ -29,6 +29,7 @@ from app.store.models import Book, BookShare, Carnet, as_utc
 from app.store.rosters import hash_token, token_matches
 from app.systems.base import AnySystem
 from app.systems.books import (
+    BOOK_MAX_UNITS,
     BookDocument,
     BookValidation,
     definition_model,
@@ -40,8 +41,10 @@ from app.systems.changes import changes
 __all__ = [
     "BOOK_MAX_BYTES",
     "BookService",
+    "Newer",
     "NoSuchBook",
     "NoSuchBookShare",
+    "Origin",
     "UnknownSystem",
     "Update",
     "Updates",
@@ -83,6 +86,30 @@ class Updates(BaseModel):
     updates: list[Update]
     points_before: int
     points_after: int
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a list's entry comes from: a published version of a book."""
+
+    code: str
+    name: str
+    version: int
+
+    @property
+    def label(self) -> str:
+        """« Marines de Kessel, v3 »."""
+        return f"{self.name}, v{self.version}"
+
+
+@dataclass(frozen=True)
+class Newer:
+    """A book a list draws from that has a newer published version."""
+
+    name: str
+    used: str
+    latest: str
+    version: int
 
 
 @dataclass(frozen=True)
@@ -136,13 +163,35 @@ def _canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
     return {**unit, "definition": parsed.model_dump(mode="json")}
 
 
+def _items(system: AnySystem, document: dict[str, Any]) -> list[Any]:
+    """A copy of what a list's units are: its entries, or Infinity's own troopers."""
+    if is_optioned(system):
+        extras = document.get("extras")
+        return list(extras.get("units", []) if isinstance(extras, dict) else [])
+    return list(document.get("entries", []))
+
+
+def _with_items(system: AnySystem, document: dict[str, Any], items: list[Any]) -> dict[str, Any]:
+    if is_optioned(system):
+        return {**document, "extras": {**document.get("extras", {}), "units": items}}
+    return {**document, "entries": items}
+
+
+def _index(path: str) -> int:
+    """2 from "entries[2]" or "extras.units[2]" (paths `drawn_units` made)."""
+    return int(path.rsplit("[", 1)[1].rstrip("]"))
+
+
 def _with_unit(
     system: AnySystem, item: dict[str, Any], unit: dict[str, Any], code: str
 ) -> dict[str, Any]:
     """A list's entry (or trooper) with the book unit's newer definition copied in."""
     source = {"book": code, "unit": unit["id"]}
     if is_optioned(system):
-        return {**unit["definition"], "source": source}
+        # The list's own id stays: its entries name the trooper by it (the pages rename a
+        # trooper whose id another of the list's troopers or the catalogue already has).
+        kept = item.get("id") if isinstance(item.get("id"), str) else unit["id"]
+        return {**unit["definition"], "id": kept, "source": source}
     return {**item, "custom": unit["definition"], "name": unit["name"], "source": source}
 
 
@@ -271,14 +320,43 @@ class BookService:
             raise NoSuchBookShare(code)
         return share
 
-    def origins(self, codes: set[str]) -> dict[str, str]:
-        """« Marines de Kessel, v3 » for each code that names a published version."""
-        out = {}
-        for code in sorted(codes)[:200]:
+    def entry_origins(self, system: AnySystem, document: dict[str, Any]) -> dict[int, Origin]:
+        """Each drawn entry's origin, by the entry's index (Infinity: the entries of a
+        drawn trooper). Codes that name no published version are left out."""
+        drawn = drawn_units(system, document)
+        found: dict[str, Origin] = {}
+        for code in sorted({d.book for d in drawn})[:200]:
             share = store.get_book_share(session=self.session, code=code)
             if share is not None:
-                out[code] = f"{share.snapshot.get('name', '')}, v{share.version}"
+                found[code] = Origin(code, str(share.snapshot.get("name", "")), share.version)
+        by_path = {d.path: found[d.book] for d in drawn if d.book in found}
+        entries = document.get("entries")
+        out: dict[int, Origin] = {}
+        if not is_optioned(system):
+            for path, origin in by_path.items():
+                out[int(path.removeprefix("entries[").rstrip("]"))] = origin
+            return out
+        extras = document.get("extras")
+        troopers = extras.get("units", []) if isinstance(extras, dict) else []
+        ids: dict[str, Origin] = {}
+        for path, origin in by_path.items():
+            trooper = troopers[int(path.removeprefix("extras.units[").rstrip("]"))]
+            if isinstance(trooper.get("id"), str):
+                ids[trooper["id"]] = origin
+        for index, entry in enumerate(entries if isinstance(entries, list) else []):
+            unit = entry.get("unit") if isinstance(entry, dict) else None
+            if isinstance(unit, str) and unit in ids:
+                out[index] = ids[unit]
         return out
+
+    def newer_books(self, system: AnySystem, document: dict[str, Any]) -> list[Newer]:
+        """The books a list draws from that have a newer published version, once each."""
+        out: dict[str, Newer] = {}
+        for _drawn, used, newest in self._newer(system, document):
+            if used.code not in out:
+                name = str(newest.snapshot.get("name", ""))
+                out[used.code] = Newer(name, used.code, newest.code, newest.version)
+        return list(out.values())
 
     def latest_code(self, share: BookShare) -> str:
         latest = store.latest_book_share(session=self.session, book_id=share.book_id)
@@ -333,22 +411,17 @@ class BookService:
         paths: set[str] | None,
     ) -> dict[str, Any]:
         """The roster document with the newer units copied in (only `paths`, if given)."""
-        optioned = is_optioned(system)
-        items = list(
-            document.get("extras", {}).get("units", []) if optioned else document.get("entries", [])
-        )
+        items = _items(system, document)
         for drawn, _used, newest in newer:
             if paths is not None and drawn.path not in paths:
                 continue
-            index = int(drawn.path.rsplit("[", 1)[1].rstrip("]"))
+            index = _index(drawn.path)
             found = _unit(newest.snapshot, drawn.unit)
             if found is None:  # withdrawn: the unit stays, as the player's own
                 items[index] = {k: v for k, v in items[index].items() if k != "source"}
             else:
                 items[index] = _with_unit(system, items[index], found[0], newest.code)
-        if optioned:
-            return {**document, "extras": {**document.get("extras", {}), "units": items}}
-        return {**document, "entries": items}
+        return _with_items(system, document, items)
 
     def updates(self, system: AnySystem, roster_document: BaseModel) -> Updates:
         """What the list would get from its books' newest published versions."""
@@ -401,6 +474,51 @@ class BookService:
             except ValidationError:
                 points_after = result.points
         return Updates(updates=out, points_before=result.points, points_after=points_after)
+
+    def previous_items(
+        self, system: AnySystem, roster_document: BaseModel, paths: Sequence[str] | None
+    ) -> dict[str, Any]:
+        """What `apply` would replace, by path: the way back (« Annuler »)."""
+        document = roster_document.model_dump(mode="json")
+        items = _items(system, document)
+        out = {}
+        for drawn, _used, _newest in self._newer(system, document):
+            if paths is None or drawn.path in paths:
+                out[drawn.path] = items[_index(drawn.path)]
+        return out
+
+    def restored(
+        self, system: AnySystem, roster_document: BaseModel, previous: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], int]:
+        """The roster document with `previous` items put back at their paths (the entries,
+        or Infinity's troopers, as they were before « Mettre à jour »), and how many."""
+        document = roster_document.model_dump(mode="json")
+        items = _items(system, document)
+        prefix = "extras.units[" if is_optioned(system) else "entries["
+        count = 0
+        for path, item in list(previous.items())[:BOOK_MAX_UNITS]:
+            index = path.removeprefix(prefix).removesuffix("]")
+            if not path.startswith(prefix) or not index.isdigit() or not isinstance(item, dict):
+                continue
+            if int(index[:6]) < len(items):
+                items[int(index[:6])] = item
+                count += 1
+        return _with_items(system, document, items), count
+
+    def unit_names(self, found: Updates) -> dict[str, str]:
+        """Each update's unit name as its newest version (or, withdrawn, its last) says."""
+        snapshots: dict[str, Mapping[str, Any]] = {}
+        names = {}
+        for update in found.updates:
+            for code in (update.latest, update.book):
+                if code not in snapshots:
+                    share = store.get_book_share(session=self.session, code=code)
+                    snapshots[code] = share.snapshot if share is not None else {}
+            unit = _unit(snapshots[update.latest], update.unit) or _unit(
+                snapshots[update.book], update.unit
+            )
+            names[update.path] = str(unit[0].get("name") or update.unit) if unit else update.unit
+        return names
 
     def apply(
         self, system: AnySystem, roster_document: BaseModel, paths: Sequence[str] | None

@@ -5,12 +5,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.example_books import BOOK_FILE, ExampleBook, load_example_books
 from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.sheet import SHEET_FILE, SheetData, load_sheets
 from app.systems.spec import DATA_DIR, SystemSpec
 
-__all__ = ["DATA_DIR", "CatalogueError", "load_play_sheets", "load_systems", "read_system_data"]
+__all__ = [
+    "DATA_DIR",
+    "CatalogueError",
+    "load_books",
+    "load_play_sheets",
+    "load_systems",
+    "read_system_data",
+]
 
 
 class CatalogueError(Exception):
@@ -27,7 +35,10 @@ def read_system_data(directory: Path) -> tuple[dict[str, Any], dict[str, str], l
     origin: dict[str, str] = {}
     problems: list[str] = []
     # sheet.toml is the play sheet's (app/systems/sheet.py), not the engine's catalogue.
-    files = sorted(path for path in directory.glob("*.toml") if path.name != SHEET_FILE)
+    # book.toml is Caserne's example army book (app/example_books.py).
+    files = sorted(
+        path for path in directory.glob("*.toml") if path.name not in (SHEET_FILE, BOOK_FILE)
+    )
     if not files:
         problems.append(f"{directory}: no catalogue file (*.toml)")
     for path in files:
@@ -78,3 +89,14 @@ def load_play_sheets(specs: Sequence[SystemSpec] | None = None) -> dict[str, She
     if problems:
         raise CatalogueError(problems)
     return sheets
+
+
+def load_books(
+    systems: dict[str, AnySystem], specs: Sequence[SystemSpec] | None = None
+) -> dict[str, ExampleBook]:
+    """Every registered system's example army book, validated at start-up: a unit that
+    its system's engine finds invalid is a CatalogueError, like a broken catalogue."""
+    books, problems = load_example_books(systems, registry.SPECS if specs is None else specs)
+    if problems:
+        raise CatalogueError(problems)
+    return books

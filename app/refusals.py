@@ -131,7 +131,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         UnstorableText,
         Answer(
             422,
-            _const("Text with an unpaired surrogate cannot be stored."),
+            _const("Text with a U+0000 or an unpaired surrogate cannot be stored."),
             "Un texte contient un caractère invalide.",
             code="invalid_text",
         ),

@@ -7,6 +7,7 @@ Rules live here once; each edge maps the domain errors below to its own answer
 
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -77,7 +78,9 @@ class TooLarge(RosterError):
 
 
 class UnstorableText(RosterError):
-    """Text that cannot be stored as UTF-8 (a lone surrogate, from a crafted form)."""
+    """Text that cannot be stored: a lone surrogate (not UTF-8, from a crafted form) or a
+    U+0000, which PostgreSQL refuses in a JSON document (an army book's unit definition is
+    kept as sent, even invalid, so no model pattern stands in the way)."""
 
 
 class StaleVersion(RosterError):
@@ -135,12 +138,19 @@ def card(system: AnySystem, document: BaseModel | None) -> dict[str, Any]:
     }
 
 
+# json.dumps writes U+0000 as \u0000; an even run of backslashes before it is text.
+ESCAPED_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
 def encoded(value: Any, what: str, limit: int) -> bytes:
     """`value` as the canonical UTF-8 JSON that is stored, within `limit` bytes."""
     try:
-        data = json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        data = text.encode()
     except UnicodeEncodeError:
         raise UnstorableText(what) from None
+    if "\\u0000" in text and ESCAPED_NUL.search(text):
+        raise UnstorableText(what)
     if len(data) > limit:
         raise TooLarge(what, len(data), limit)
     return data

@@ -3,8 +3,10 @@
 For each system, stores a list of N entries (its first example's entries repeated) in a
 carnet, reads its editor page as its owner and sends count changes the way the page does
 (the whole form, the HTMX headers, the version of the last answer), in-process
-(TestClient, SQLite file). Prints the CPU milliseconds of one save (time.process_time:
-steadier than wall time on a busy machine) and the wall median. With --profile (needs
+(TestClient, SQLite file). Prints the CPU milliseconds of one save: the server's (the
+thread CPU time of the app's call, the route run inline on that thread) and the whole
+process's (time.process_time: the test client's own work too), both steadier than wall
+time on a busy machine, the wall median and the load average. With --profile (needs
 `pip install pyinstrument`, not a project dependency) prints the profile of the saves.
 Prints figures; it is not a test.
 
@@ -12,11 +14,14 @@ Prints figures; it is not a test.
 """
 
 import argparse
+import os
 import re
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -25,16 +30,16 @@ from fastapi.testclient import TestClient
 from http_bench import FormFields  # bench/ is on the path: this script's folder
 
 from app.cli import migrate
-from app.main import create_app
+from app.main import create_app, settle_heap
 from app.settings import Settings
 
 SIZES = {"dcsystem": 50, "infinity": 45, "nolimits": 50, "bastos": 50, "necrowarzone": 50}
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"')
 
 
-def long_list(app: Any, system_id: str, size: int) -> dict[str, Any]:
+def long_list(systems: Any, system_id: str, size: int) -> dict[str, Any]:
     """The system's first example, its entries repeated up to `size` entries."""
-    example = app.state.systems[system_id].example_rosters()[0]
+    example = systems[system_id].example_rosters()[0]
     document = dict(example.document)
     entries = list(document["entries"])
     document["entries"] = [dict(entries[i % len(entries)]) for i in range(size)]
@@ -48,7 +53,7 @@ def seed(
     carnet = client.post("/api/v1/carnets").json()
     made = client.post(
         f"/api/v1/carnets/{carnet['id']}/rosters",
-        json=long_list(app, system_id, size),
+        json=long_list(app.state.systems, system_id, size),
         headers={"Authorization": f"Bearer {carnet['key']}"},
     )
     if made.status_code != 201:
@@ -67,6 +72,38 @@ def seed(
         "HX-Trigger": "entry-0-count",
     }
     return path, headers, parser.fields
+
+
+@contextmanager
+def inline_routes() -> Iterator[None]:
+    """Sync routes run on the event loop's thread instead of the thread pool, so that one
+    thread does all of a request's server work (one profiler, one thread clock sees it)."""
+    import fastapi.routing
+
+    pooled = fastapi.routing.run_in_threadpool
+
+    async def inline(func: Any, *args: Any, **kwargs: Any) -> Any:
+        return func(*args, **kwargs)
+
+    fastapi.routing.run_in_threadpool = inline
+    try:
+        yield
+    finally:
+        fastapi.routing.run_in_threadpool = pooled
+
+
+class Timed:
+    """The app, with the thread CPU time spent in its calls added up in `cpu`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.cpu = app, 0.0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        start = time.thread_time()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.cpu += time.thread_time() - start
 
 
 def saves(
@@ -100,14 +137,10 @@ def profile(
     """pyinstrument's profile of `n` saves, server side: the route's thread-pool call runs
     inline on the event loop's thread, and the profiler samples that thread during each
     request."""
-    import fastapi.routing
     from pyinstrument import Profiler
 
     profiler = Profiler(interval=0.0005, async_mode="disabled")
-    inner, pooled = client.app, fastapi.routing.run_in_threadpool
-
-    async def inline(func: Any, *args: Any, **kwargs: Any) -> Any:
-        return func(*args, **kwargs)
+    inner = client.app
 
     async def profiled(scope: Any, receive: Any, send: Any) -> None:
         profiler.start()
@@ -116,11 +149,8 @@ def profile(
         finally:
             profiler.stop()
 
-    fastapi.routing.run_in_threadpool = inline
-    try:
+    with inline_routes():
         saves(TestClient(profiled), path, headers, fields, n)
-    finally:
-        fastapi.routing.run_in_threadpool = pooled
     print(profiler.output_text(unicode=True, color=False, flat=True, flat_time="total"))
 
 
@@ -136,17 +166,24 @@ def main() -> None:
         migrate(url)
         settings = Settings(database_url=url, rate_limit_create="", rate_limit_write="")
         app = create_app(settings)
+        app.openapi()  # as app/asgi.py serves it
+        settle_heap()
         with TestClient(app) as client:
             for system_id in chosen:
                 path, headers, fields = seed(client, app, system_id, SIZES[system_id])
                 saves(client, path, headers, fields, 3)  # warm-up: caches, first renders
                 if args.profile:
                     profile(client, path, headers, fields, args.saves)
-                cpu, walls = saves(client, path, headers, fields, args.saves)
+                timed = Timed(app)
+                with inline_routes():
+                    cpu, walls = saves(TestClient(timed), path, headers, fields, args.saves)
+                load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
                 print(
                     f"{system_id:<13} {SIZES[system_id]} entries: "
-                    f"{cpu * 1000:6.1f} cpu ms/save, wall median "
-                    f"{statistics.median(walls) * 1000:6.1f} ms ({args.saves} saves)"
+                    f"server {timed.cpu / args.saves * 1000:5.1f} cpu ms/save "
+                    f"(process {cpu * 1000:5.1f}), wall median "
+                    f"{statistics.median(walls) * 1000:6.1f} ms ({args.saves} saves), "
+                    f"load average {load}"
                 )
         app.state.engine.dispose()
 

@@ -178,10 +178,13 @@ document.addEventListener("htmx:afterSettle", (event) => {
 
 // A double click adds once: an « Ajouter » form already sent is not sent again (plain forms:
 // until the next page; htmx adds: until the answer comes back).
+// Bastos's creator adds with a plain submit whose button names the address (formaction).
 const ADDS = "form.add-to-list, form[action$='/ajouter']";
+const isAdd = (form, submitter) => form.matches(ADDS) ||
+  (submitter && (submitter.getAttribute("formaction") || "").endsWith("/ajouter"));
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || !form.matches(ADDS)) return;
+  if (!(form instanceof HTMLFormElement) || !isAdd(form, event.submitter)) return;
   if (form.dataset.sent) {
     event.preventDefault();
     return;
@@ -189,7 +192,7 @@ document.addEventListener("submit", (event) => {
   form.dataset.sent = "1";
 });
 window.addEventListener("pageshow", () => {
-  document.querySelectorAll(ADDS).forEach((form) => { delete form.dataset.sent; });
+  document.querySelectorAll("form[data-sent]").forEach((form) => { delete form.dataset.sent; });
   document.querySelectorAll("[data-adding]").forEach((elt) => { delete elt.dataset.adding; });
 });
 // htmx adds (the creators' « Ajouter à la liste », the editor's « Ajouter »): a click while

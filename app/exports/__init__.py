@@ -1,13 +1,17 @@
 """A shared roster as forum BBCode, Markdown and plain text, from its frozen summary."""
 
-from collections.abc import Callable
+from typing import Protocol
 
 from app.exports.bbcode import to_bbcode
+from app.exports.common import Origins
 from app.exports.markdown import to_markdown
 from app.exports.text import to_text
 from app.systems.base import RosterSummary
 
-Exporter = Callable[[RosterSummary, str], str]
+
+class Exporter(Protocol):
+    def __call__(self, summary: RosterSummary, url: str, origins: Origins | None = None) -> str: ...
+
 
 # suffix of the share URL -> (media type, exporter)
 TEXT_EXPORTS: dict[str, tuple[str, Exporter]] = {

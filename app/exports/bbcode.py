@@ -1,9 +1,12 @@
 """BBCode for phpBB-style forums. User text can never open or close a tag."""
 
 from app.exports.common import (
+    Origins,
     cost_text,
     issue_text,
     one_line,
+    origin_of,
+    origin_text,
     total_text,
     validity_text,
 )
@@ -17,13 +20,14 @@ def escape(text: str) -> str:
     return one_line(text).replace("[", "［").replace("]", "］")
 
 
-def to_bbcode(summary: RosterSummary, url: str) -> str:
+def to_bbcode(summary: RosterSummary, url: str, origins: Origins | None = None) -> str:
     out = [f"[b]{escape(summary.name)}[/b] — {escape(summary.system_name)}"]
     out.append(f"[b]Total : {total_text(summary)}[/b]")
     if invalid := validity_text(summary):
         out.append(f"[color={INVALID_COLOUR}][b]{invalid}[/b][/color]")
     out.append("")
     group: str | None = None
+    seen: set[int] = set()
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out.append(f"[u]{escape(line.group)}[/u]")
@@ -39,6 +43,9 @@ def to_bbcode(summary: RosterSummary, url: str) -> str:
             details.append(badges)
         if details:
             out.append(" — ".join(details))
+        if origin := origin_of(line, origins, seen):
+            label, link = escape(origin_text(origin[0])), origin[1]
+            out.append(f"[i]{label}[/i] — [url={link}]{escape(link)}[/url]")
         out += [f"[i]Règle maison : {escape(rule)}[/i]" for rule in line.house_rules]
         out += [f"[i]{escape(issue_text(i))}[/i]" for i in line.issues]
     for extra in summary.extras:

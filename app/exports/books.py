@@ -45,26 +45,57 @@ class PresentedBook:
     units: list[PresentedUnit]
 
 
-def _value(value: Any) -> str:
+_NAMES: dict[tuple[str, str], dict[str, str]] = {}
+# Engine values a player reads in French (Infinity's orders, L14).
+WORDS = {"regular": "régulier", "irregular": "irrégulier"}
+
+
+def catalogue_names(system: AnySystem) -> dict[str, str]:
+    """Every catalogue id the system names (items, weapons, skills...): its name, so that a
+    profile reads « Arme de tir niveau 3 » rather than `arme_tir_3`. Kept per catalogue
+    version (the catalogue is data, read once)."""
+    key = (system.id, system.catalogue_version)
+    if key not in _NAMES:
+        names: dict[str, str] = {}
+
+        def walk(node: Any) -> None:
+            if isinstance(node, dict):
+                if isinstance(node.get("id"), str) and isinstance(node.get("name"), str):
+                    names.setdefault(node["id"], node["name"])
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+
+        walk(system.catalogue().model_dump(mode="json"))
+        _NAMES[key] = names
+    return _NAMES[key]
+
+
+def _value(value: Any, names: Mapping[str, str]) -> str:
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, list):
-        return ", ".join(_value(item) for item in value) or "—"
+        return ", ".join(_value(item, names) for item in value) or "—"
     if isinstance(value, dict):
         if "name" in value:
             return str(value["name"])
-        return " ".join(f"{k} {_value(v)}" for k, v in value.items())
+        return " ".join(f"{k} {_value(v, names)}" for k, v in value.items())
+    if isinstance(value, str):
+        return names.get(value) or WORDS.get(value, value)
     return "—" if value is None else str(value)
 
 
-def profile_lines(definition: Mapping[str, Any]) -> list[str]:
-    """The definition's fields as a player reads them: « Niveau : 2 », « CT 5 CC 5 ... »."""
+def profile_lines(definition: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """The definition's fields as a player reads them: « Niveau : 2 », « CT 5 CC 5 ... »,
+    catalogue ids by their names."""
     lines = []
     for key, value in definition.items():
-        if key in ("id", "source", "options"):
-            continue
+        if key in ("id", "name", "source", "options") or value in (None, "", [], {}):
+            continue  # the unit's title says its name; what it does not have is not written
         label = LABELS.get(key, key) or "Profil"
-        lines.append(f"{label} : {_value(value)}")
+        lines.append(f"{label} : {_value(value, names)}")
     return lines
 
 
@@ -79,6 +110,7 @@ def ordered(system: AnySystem, definition: Any) -> dict[str, Any]:
 def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
     """A published book (GET /api/v1/book-shares/{code}'s body) ready for every format."""
     checks = {unit["id"]: unit for unit in body["validation"]["units"]}
+    names = catalogue_names(system)
     units = []
     for unit in body["units"]:
         checked = checks.get(unit["id"], {"points": 0, "valid": False, "issues": []})
@@ -105,7 +137,7 @@ def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
                 text=unit.get("text", ""),
                 points=checked["points"],
                 valid=checked["valid"],
-                profile=profile_lines(ordered(system, definition)),
+                profile=profile_lines(ordered(system, definition), names),
                 breakdown=breakdown,
                 issues=issues,
                 house_rule=any(issue.code == "house_rule" for issue in issues),
@@ -181,11 +213,13 @@ def book_bbcode(book: PresentedBook, url: str) -> str:
         out.append(f"[color={bbcode.INVALID_COLOUR}]Livre avec des unités non valides[/color]")
     if book.description:
         out.append(bbcode.escape(book.description))
-    out.append("[list]")
+    # One block per unit, not a [list]: forums and parsers end a [*] item at its line's end,
+    # which put every profile line outside its unit (bbcode.Parser showed it).
     for unit in book.units:
-        out.append(_titled(book, unit, f"[*][b]{bbcode.escape(unit.name)}[/b]", bbcode.escape))
+        out.append("")
+        out.append(_titled(book, unit, f"[b]{bbcode.escape(unit.name)}[/b]", bbcode.escape))
         out += [bbcode.escape(line) for line in _details(book, unit)]
-    out.append("[/list]")
+    out.append("")
     out.append(f"[url={url}]{bbcode.escape(url)}[/url]")
     return "\n".join(out) + "\n"
 

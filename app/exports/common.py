@@ -1,6 +1,7 @@
 """What every export writes the same way: the totals line, the per-entry cost, clean text."""
 
 import re
+from collections.abc import Mapping
 
 from app.systems.base import Amount, Budget, Issue, RosterSummary, SummaryLine
 
@@ -71,3 +72,20 @@ def issue_prefix(severity: str) -> str:
 def issue_text(issue: Issue) -> str:
     """An issue as a forum post reads it: "Erreur : ...", without rule-line references."""
     return f"{issue_prefix(issue.severity)} : {without_references(issue.message)}"
+
+
+# Where entries come from, by entry index: (« Marines de Kessel, v3 », the book's link).
+Origins = Mapping[int, tuple[str, str]]
+
+
+def origin_of(line: SummaryLine, origins: Origins | None, seen: set[int]) -> tuple[str, str] | None:
+    """The origin to write under `line`: once per entry (an entry may show as several
+    lines), on its first line. `seen` holds the entries already written."""
+    if not origins or line.entry is None or line.entry in seen or line.entry not in origins:
+        return None
+    seen.add(line.entry)
+    return origins[line.entry]
+
+
+def origin_text(label: str) -> str:
+    return f"Livre : {label}"

@@ -6,9 +6,12 @@ Only what CommonMark may read as markup is escaped, where it may: "SG-1" stays "
 import re
 
 from app.exports.common import (
+    Origins,
     cost_text,
     issue_text,
     one_line,
+    origin_of,
+    origin_text,
     total_text,
     validity_text,
 )
@@ -43,13 +46,14 @@ def _entry(head: str, more: list[str]) -> list[str]:
     return [line + HARD_BREAK for line in lines[:-1]] + [lines[-1]]
 
 
-def to_markdown(summary: RosterSummary, url: str) -> str:
+def to_markdown(summary: RosterSummary, url: str, origins: Origins | None = None) -> str:
     out = [f"# {escape(summary.name)}", "", f"*{escape(summary.system_name)}*", ""]
     out.append(f"**Total : {total_text(summary)}**")
     if invalid := validity_text(summary):
         out += ["", f"**{invalid}**"]
     out.append("")
     group: str | None = None
+    seen: set[int] = set()
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out += ["", f"## {escape(line.group)}", ""]
@@ -60,6 +64,8 @@ def to_markdown(summary: RosterSummary, url: str) -> str:
         details = [d for d in line.details if d] + [b.text for b in line.badges]
         if details:
             more.append(escape(" — ".join(details), line_start=True))
+        if origin := origin_of(line, origins, seen):
+            more.append(f"{escape(origin_text(origin[0]), line_start=True)} — <{origin[1]}>")
         more += [f"*Règle maison : {escape(rule)}*" for rule in line.house_rules]
         more += [f"*{escape(issue_text(i))}*" for i in line.issues]
         out += _entry(head, more)

@@ -1,16 +1,19 @@
 """Plain text, for e-mail or a chat."""
 
 from app.exports.common import (
+    Origins,
     cost_text,
     issue_text,
     one_line,
+    origin_of,
+    origin_text,
     total_text,
     validity_text,
 )
 from app.systems.base import RosterSummary
 
 
-def to_text(summary: RosterSummary, url: str) -> str:
+def to_text(summary: RosterSummary, url: str, origins: Origins | None = None) -> str:
     out = [
         one_line(summary.name),
         one_line(summary.system_name),
@@ -20,6 +23,7 @@ def to_text(summary: RosterSummary, url: str) -> str:
         out.append(invalid)
     out.append("")
     group: str | None = None
+    seen: set[int] = set()
     for line in summary.lines:
         if line.group != group and line.group is not None:
             out += ["", one_line(line.group) + " :"]
@@ -29,6 +33,8 @@ def to_text(summary: RosterSummary, url: str) -> str:
         details = [one_line(d) for d in line.details if d] + [b.text for b in line.badges]
         if details:
             out.append("    " + " - ".join(details))
+        if origin := origin_of(line, origins, seen):
+            out.append(f"    {one_line(origin_text(origin[0]))} - {origin[1]}")
         out += [f"    Règle maison : {one_line(rule)}" for rule in line.house_rules]
         out += [f"    {one_line(issue_text(i))}" for i in line.issues]
     out += [f"{one_line(extra.label)} - {extra.points} pts" for extra in summary.extras]

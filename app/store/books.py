@@ -5,12 +5,11 @@ import secrets
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.store.models import Book, BookShare, utcnow
-from app.store.rosters import StaleVersion, hash_token, new_code, new_token
+from app.store.rosters import StaleVersion, hash_token, insert_at_free_code, new_token
 
 __all__ = [
     "StaleVersion",
@@ -92,23 +91,13 @@ def create_book_share(
     etag: str,
 ) -> BookShare:
     """Freezes a published version under a fresh random code (retries on a collision)."""
-    for _ in range(5):
-        share = BookShare(
-            code=new_code(),
-            book_id=book_id,
-            version=version,
-            system=system,
-            snapshot=snapshot,
-            etag=etag,
+
+    def share(code: str) -> BookShare:
+        return BookShare(
+            code=code, book_id=book_id, version=version, system=system, snapshot=snapshot, etag=etag
         )
-        try:
-            with session.begin_nested():
-                session.add(share)
-        except IntegrityError:
-            continue
-        session.commit()
-        return share
-    raise RuntimeError("could not find a free book share code")
+
+    return insert_at_free_code(session, share)
 
 
 def get_book_share(*, session: Session, code: str) -> BookShare | None:

@@ -3,18 +3,21 @@
 import hashlib
 import hmac
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
-from app.store.models import Roster, Share, utcnow
+from app.store.models import BookShare, Roster, Share, utcnow
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 CODE_LENGTH = 8
+
+RowT = TypeVar("RowT", Share, BookShare)
 
 
 class StaleVersion(Exception):
@@ -120,23 +123,33 @@ def create_share(
     etag: str,
 ) -> Share:
     """Stores an immutable snapshot under a fresh random code (retries on a collision)."""
-    for _ in range(5):
-        share = Share(
-            code=new_code(),
+
+    def share(code: str) -> Share:
+        return Share(
+            code=code,
             roster_id=roster_id,
             system=system,
             catalogue_version=catalogue_version,
             snapshot=snapshot,
             etag=etag,
         )
+
+    return insert_at_free_code(session, share)
+
+
+def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
+    """`row(code)` inserted and committed under a fresh random code: a code already taken
+    (an IntegrityError on its primary key) is drawn again, five times at most."""
+    for _ in range(5):
+        made = row(new_code())
         try:
             with session.begin_nested():
-                session.add(share)
+                session.add(made)
         except IntegrityError:
             continue
         session.commit()
-        return share
-    raise RuntimeError("could not find a free share code")
+        return made
+    raise RuntimeError(f"could not find a free {type(made).__name__} code")
 
 
 def get_share(*, session: Session, code: str) -> Share | None:

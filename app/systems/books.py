@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from app.systems.base import INPUT, NO_NUL, AnySystem, Issue, error, is_valid, prefixed
 from app.systems.inputs import BOOK_UNIT_ID, BookSource
+from app.validation_text import french_message
 
 __all__ = [
     "BOOK_MAX_UNITS",
@@ -107,7 +108,8 @@ def _refused(exc: ValidationError, path: str) -> list[Issue]:
         issues.append(
             error(
                 "invalid_definition",
-                f"Définition refusée ({where or 'unité'}) : {detail['msg']}",
+                f"Définition refusée ({where or 'unité'}) : "
+                + french_message(detail["type"], detail["msg"], detail.get("ctx") or {}),
                 f"{path}.{where}" if where else path,
             )
         )

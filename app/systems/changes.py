@@ -15,6 +15,8 @@ LABELS = {
     "abilities": "Capacités",
     "vehicle": "Véhicule",
     "size": "Taille",
+    "size_mm": "Socle (mm)",
+    "free_skills": "Autres compétences",
     "options": "Options",
     "skills": "Compétences",
     "equipment": "Équipement",

@@ -27,7 +27,17 @@ def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]
     problems += _examples(system)
     if spec is not None:
         problems += _pages(system, spec)
+        problems += _example_book(system, spec)
     return problems
+
+
+def _example_book(system: AnySystem, spec: SystemSpec) -> list[str]:
+    """Its example army book (data/systems/<id>/book.toml), every unit valid."""
+    from app.example_books import BOOK_FILE, load_example_books
+
+    if not (spec.data / BOOK_FILE).is_file():
+        return [f"no example army book {spec.data / BOOK_FILE}"]
+    return load_example_books({system.id: system}, [spec])[1]
 
 
 def _identity(system: AnySystem) -> list[str]:

@@ -6,7 +6,7 @@ browser whose carnet owns it."""
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import ValidationError
@@ -14,12 +14,17 @@ from sqlmodel import Session
 
 from app.book_service import BookService, NoSuchBookShare
 from app.db import SessionDep
+from app.exports.books import present
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, is_optioned
+from app.urls import public_base
 from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
 from app.web.render import html_error, render
-from app.web.rosters import add_entry_to_roster, redirect
+from app.web.rosters import redirect
+
+if TYPE_CHECKING:
+    from app.web.system_pages import SystemPages
 
 __all__ = ["add_unit_to_book", "router", "unit_id_for"]
 
@@ -73,7 +78,7 @@ def add_unit_to_book(
     return redirect(request, f"/livres/{book.id}#unit-{unit_id}")
 
 
-def router(systems: Mapping[str, AnySystem]) -> APIRouter:
+def router(systems: Mapping[str, AnySystem], pages: Mapping[str, "SystemPages[Any]"]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.get("/livres")
@@ -81,7 +86,8 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         carnet = browser_carnet(request, session)
         books = BookService(session, request.app.state.systems)
         held = books.of_carnet(carnet) if carnet is not None else []
-        context = {"books": held, "systems": systems}
+        examples = request.app.state.example_books
+        context = {"books": held, "systems": systems, "examples": examples}
         response = render(request, "book/mine.html", context)
         response.headers["Cache-Control"] = "private, no-store"
         return response
@@ -125,8 +131,8 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             "system": system,
             "valid": validation.valid,
             "last": last,
-            "my_rosters": [] if is_optioned(system) else my_lists(request, session, book.system),
-            "can_add": not is_optioned(system),
+            "my_rosters": my_lists(request, session, book.system),
+            "optioned": is_optioned(system),
         }
         response = render(request, "book/edit.html", context)
         response.headers["Cache-Control"] = "private, no-store"
@@ -154,18 +160,12 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         book = my_book(request, session, book_id[:64])
         if book is None:
             return html_error(request, 404, NOT_YOURS)
-        system = systems[book.system]
         books = BookService(session, request.app.state.systems)
         unit = next((u for u in books.document(book).units if u.id == unit_id), None)
-        if unit is None or is_optioned(system):
+        if unit is None:
             return html_error(request, 404, "Cette unité n'est pas dans le livre.")
         share, _new = books.publish(book)
-        entry = {
-            "custom": unit.definition,
-            "name": unit.name,
-            "source": {"book": share.code, "unit": unit.id},
-        }
-        return add_entry_to_roster(request, session, system, form, entry, chosen)
+        return pages[book.system].add_book_unit(request, session, form, unit, share.code, chosen)
 
     @router.post("/a/{code}/dupliquer")
     def duplicate(code: str, request: Request, session: SessionDep) -> Response:
@@ -185,6 +185,38 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
                 "units": body["units"],
             }
         )
+        book, _token = books.create(document, writing_carnet(request, session))
+        return redirect(request, f"/livres/{book.id}")
+
+    @router.get("/livres/exemples/{system_id}")
+    def example(system_id: str, request: Request) -> Response:
+        """Caserne's own example book of a system (data/systems/<id>/book.toml), shown as a
+        published book is, marked as Caserne's, to duplicate into one's carnet."""
+        found = request.app.state.example_books.get(system_id)
+        if found is None or system_id not in systems:
+            return html_error(request, 404, "Ce livre d'exemple n'existe pas.")
+        body = {
+            **found.document.model_dump(mode="json"),
+            "code": "",
+            "latest": "",
+            "version": 1,
+            "validation": found.validation.model_dump(mode="json"),
+        }
+        context = {
+            "b": present(systems[system_id], body),
+            "url": f"{public_base(request)}/livres/exemples/{system_id}",
+            "example": system_id,
+        }
+        return render(request, "book/page.html", context)
+
+    @router.post("/livres/exemples/{system_id}/dupliquer")
+    def duplicate_example(system_id: str, request: Request, session: SessionDep) -> Response:
+        found = request.app.state.example_books.get(system_id[:32])
+        if found is None:
+            return html_error(request, 404, "Ce livre d'exemple n'existe pas.")
+        name = f"{found.document.name} (copie)"[:100]
+        document = found.document.model_copy(update={"name": name})
+        books = BookService(session, request.app.state.systems)
         book, _token = books.create(document, writing_carnet(request, session))
         return redirect(request, f"/livres/{book.id}")
 

@@ -12,6 +12,7 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.store.models import Roster
+from app.validation_text import french_message
 from app.web.deps import FormDep, my_lists
 
 
@@ -125,7 +126,8 @@ def field_errors(
         loc = [str(part) for part in err["loc"]]
         section = ".".join(loc[:2]) if loc and loc[0] == "entries" else (loc[0] if loc else "")
         field = next((part for part in reversed(loc) if not part.isdigit()), "")
-        text = _message(err["type"], err["msg"], err.get("ctx") or {}, (bounds or {}).get(field))
+        limits = (bounds or {}).get(field)
+        text = french_message(err["type"], err["msg"], err.get("ctx") or {}, limits)
         label = names.get(field, field)
         message = f"{label} : {text}" if label else text
         errors.setdefault(section, message)
@@ -138,20 +140,6 @@ def error_text(exc: ValidationError, labels: Mapping[str, str] | None = None) ->
     return "; ".join(dict.fromkeys(field_errors(exc, labels=labels).values()))
 
 
-def _message(kind: str, english: str, ctx: dict[str, Any], bounds: tuple[int, int] | None) -> str:
-    if kind in RANGE_ERRORS and bounds is not None:
-        return f"nombre entier entre {bounds[0]} et {bounds[1]}"
-    if kind == "greater_than_equal" and "ge" in ctx:
-        return f"au moins {ctx['ge']}"
-    if kind == "less_than_equal" and "le" in ctx:
-        return f"au plus {ctx['le']}"
-    if kind == "string_too_long" and "max_length" in ctx:
-        return f"{ctx['max_length']} caractères au plus"
-    return FRENCH.get(kind, english)
-
-
-RANGE_ERRORS = {"int_parsing", "int_type", "greater_than_equal", "less_than_equal", "missing"}
-
 # The names players read next to the fields every roster has; each system's pages name
 # their own (`SystemPages.labels`). Characteristics keep their book codes.
 LABELS = {
@@ -159,22 +147,6 @@ LABELS = {
     "points_limit": "Format (points)",
     "name": "Nom",
     "points": "Points",
-}
-
-FRENCH = {
-    "int_parsing": "nombre entier attendu",
-    "int_type": "nombre entier attendu",
-    "int_from_float": "nombre entier attendu",
-    "greater_than_equal": "valeur trop petite",
-    "less_than_equal": "valeur trop grande",
-    "literal_error": "valeur inconnue",
-    "value_error": "valeur incorrecte",
-    "missing": "champ obligatoire",
-    "string_too_long": "texte trop long",
-    "string_pattern_mismatch": "caractère interdit",
-    "too_long": "trop d'éléments",
-    "list_type": "liste attendue",
-    "unknown_id": "inconnu du catalogue",
 }
 
 

@@ -50,6 +50,6 @@ def routers(
         rosters.router(dict(systems), pages),
         library.router(systems),
         books.router(),
-        book_pages.router(systems),
+        book_pages.router(systems, pages),
         campaigns.router(pages),
     ]

@@ -10,6 +10,10 @@ from app.settings import ROOT
 from app.web.assets import asset, static
 
 templates = Jinja2Blocks(directory=ROOT / "templates")
+# Templates are read once per process, as the catalogues are (a deploy restarts it): Jinja
+# no longer stats each template's file at every use (the editor's rows include their
+# system's controls, so a save of 50 rows made ~55 stat calls; issue 19).
+templates.env.auto_reload = False
 templates.env.globals["htmx_version"] = "2.0.11"
 templates.env.globals["idiomorph_version"] = "0.8.0"
 templates.env.globals["static"] = static

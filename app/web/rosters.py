@@ -171,15 +171,13 @@ UNKNOWN_SYSTEM = "Système de jeu inconnu."
 
 def book_origins(
     systems: Mapping[str, AnySystem], system: AnySystem, roster: Roster, document: dict[str, Any]
-) -> dict[str, tuple[str, str]]:
-    """Each drawn entry's book code and « Marines de Kessel, v3 », by the entry's path."""
+) -> dict[int, Any]:
+    """Each drawn entry's origin (its book's published version), by the entry's index."""
     from app.book_service import BookService, drawn_units
 
-    drawn = drawn_units(system, document)
-    codes = {d.book for d in drawn}
-    names = BookService(roster_session(roster), systems).origins(codes) if codes else {}
-    # Keyed by the entry's path ("entries[2]"): only well-formed sources are shown.
-    return {d.path: (d.book, names.get(d.book, d.book)) for d in drawn}
+    if not drawn_units(system, document):
+        return {}
+    return BookService(roster_session(roster), systems).entry_origins(system, document)
 
 
 def book_updates(
@@ -195,8 +193,16 @@ def book_updates(
 
     if parsed is None or not drawn_units(system, document):
         return None
-    found = BookService(roster_session(roster), systems).updates(system, parsed)
-    return found if found.updates else None
+    books = BookService(roster_session(roster), systems)
+    found = books.updates(system, parsed)
+    if not found.updates:
+        return None
+    return {
+        "updates": found.updates,
+        "names": books.unit_names(found),
+        "points_before": found.points_before,
+        "points_after": found.points_after,
+    }
 
 
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
@@ -304,7 +310,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         roster: EditableRoster, request: Request, rosters: Rosters, form: FormDep
     ) -> Response:
         """« Mettre à jour »: one unit (`path`) or all of them take their book's newest
-        published version."""
+        published version; the page then offers « Annuler » (the units as they were)."""
         from app.book_service import BookService
 
         system = systems[roster.system]
@@ -313,13 +319,52 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         if not version.isdigit():
             return html_error(request, 422, "Version de la liste manquante.")
         books = BookService(roster_session(roster), systems)
-        applied = books.apply(system, rosters.document(roster), [path] if path else None)
+        current = rosters.document(roster)
+        paths = [path] if path else None
+        previous = books.previous_items(system, current, paths)
+        applied = books.apply(system, current, paths)
         try:
             document = system.roster_model.model_validate(applied)
         except ValidationError:
             return html_error(request, 422, "Cette mise à jour ne tient plus dans la liste.")
-        rosters.replace(roster, int(version[:9]), document)
-        return redirect(request, f"/r/{roster.id}")
+        roster = rosters.replace(roster, int(version[:9]), document)
+        count = len(previous)
+        message = {
+            "kind": "ok",
+            "text": f"{count} unité{'s' if count > 1 else ''} mise{'s' if count > 1 else ''} "
+            "à jour depuis le livre.",
+            "undo_books": json.dumps(previous, ensure_ascii=False),
+            "focus": "#undo-books",
+        }
+        return editor(request, roster, roster.document, parsed=document, message=message)
+
+    @router.post("/r/{roster_id}/livres/annuler")
+    def undo_book_updates(
+        roster: EditableRoster, request: Request, rosters: Rosters, form: FormDep
+    ) -> Response:
+        """« Annuler » after « Mettre à jour »: the units as they were before it."""
+        from app.book_service import BookService
+
+        system = systems[roster.system]
+        version = str(form.get("version", ""))
+        try:
+            previous = json.loads(str(form.get("undo-books") or ""))
+        except ValueError:
+            previous = None
+        if not version.isdigit() or not isinstance(previous, dict):
+            return html_error(request, 422, "Rien à annuler.")
+        books = BookService(roster_session(roster), systems)
+        restored, count = books.restored(system, rosters.document(roster), previous)
+        try:
+            document = system.roster_model.model_validate(restored)
+        except ValidationError:
+            return html_error(request, 422, "Ces unités ne tiennent plus dans la liste.")
+        roster = rosters.replace(roster, int(version[:9]), document)
+        message = {
+            "kind": "ok",
+            "text": f"Mise à jour annulée : {count} unité{'s' if count > 1 else ''} comme avant.",
+        }
+        return editor(request, roster, roster.document, parsed=document, message=message)
 
     @router.get("/r/{roster_id}")
     def open_roster(roster: EditableRoster, request: Request, rosters: Rosters) -> Response:

@@ -4,24 +4,34 @@ Shares never change, so each process remembers a share's ETag and its rendered p
 conditional request is answered without the database, a repeated one without rendering.
 """
 
-from typing import Any
+import hashlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
+from sqlmodel import Session
 
 from app.dates import french_date
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
+from app.exports.common import Origins
 from app.http_cache import Memo, immutable_headers, not_modified
 from app.store import rosters as store
+from app.store.models import Share
 from app.systems.base import RosterSummary
 from app.urls import public_base
 from app.web.access import CARNET_COOKIE
 from app.web.deps import editable_or_none
 from app.web.render import html_error, render
 
+if TYPE_CHECKING:
+    from app.book_service import Newer, Origin
+
 MISSING = "Ce lien de partage n'existe pas."
+# A share drawn from army books may learn that a book has a newer version (as `/a/{code}`).
+BOOK_MAX_AGE = 60
 
 
 def og_description(summary: RosterSummary) -> str:
@@ -29,6 +39,27 @@ def og_description(summary: RosterSummary) -> str:
     more = len(summary.lines) - 8
     text = ", ".join(parts) + (f" et {more} autre(s)" if more > 0 else "")
     return f"{summary.system_name} — {text}" if text else summary.system_name
+
+
+def drawn_books(
+    request: Request, session: Session, shared: Share, *, newer: bool = True
+) -> tuple[dict[int, "Origin"], list["Newer"]] | None:
+    """A share drawn from army books: each entry's origin, and (with `newer`) the books
+    with a newer published version; None when no entry comes from a book (no lookup)."""
+    from app.book_service import BookService, drawn_units
+
+    system = request.app.state.systems.get(shared.snapshot.get("system"))
+    document = shared.snapshot.get("roster")
+    if system is None or not isinstance(document, dict) or not drawn_units(system, document):
+        return None
+    books = BookService(session, request.app.state.systems)
+    later = books.newer_books(system, document) if newer else []
+    return books.entry_origins(system, document), later
+
+
+def origin_links(origins: Mapping[int, "Origin"], base: str) -> Origins:
+    """What the exports write for each drawn entry: its label and its book's link."""
+    return {index: (o.label, f"{base}/a/{o.code}") for index, o in origins.items()}
 
 
 def router() -> APIRouter:
@@ -50,8 +81,12 @@ def router() -> APIRouter:
             return JSONResponse(shared.snapshot, headers=headers)
         media_type, exporter = TEXT_EXPORTS[ext]
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
-        url = f"{public_base(request)}/s/{code}"
-        return Response(exporter(summary, url), media_type=media_type, headers=headers)
+        base = public_base(request)
+        # Published book versions never change: the origins keep the export immutable.
+        books = drawn_books(request, session, shared, newer=False)
+        origins = origin_links(books[0], base) if books is not None else None
+        text = exporter(summary, f"{base}/s/{code}", origins)
+        return Response(text, media_type=media_type, headers=headers)
 
     async def page(request: Request) -> Response:
         """GET /s/{code}: a plain Starlette route (no dependencies to solve on the hot path)."""
@@ -78,33 +113,45 @@ def router() -> APIRouter:
             shared = store.get_share(session=session, code=code)
             if creator_view and shared is not None and shared.roster_id:
                 owner = editable_or_none(request, session, shared.roster_id) is not None
+            books = drawn_books(request, session, shared) if shared is not None else None
         if shared is None:
             return html_error(request, 404, MISSING)
-        etag = f"{shared.etag}-html"
-        etags.put(code, etag)
+        if books is not None:
+            # A list drawn from army books says when a book has a newer version: the page
+            # changes then, so it is neither remembered nor served as immutable.
+            latest = "-".join(newer.latest for newer in books[1])
+            etag = f"{shared.etag}-html-{hashlib.sha256(latest.encode()).hexdigest()[:16]}"
+            headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={BOOK_MAX_AGE}"}
+        else:
+            etag = f"{shared.etag}-html"
+            etags.put(code, etag)
+            headers = immutable_headers(request, etag)
         if not creator_view and not_modified(request, etag):
-            return Response(status_code=304, headers=immutable_headers(request, etag))
+            return Response(status_code=304, headers=headers)
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
         share_url = f"{base}/s/{code}"
         context: dict[str, Any] = {
             "s": summary,
             "code": code,
             "share_url": share_url,
-            "bbcode": to_bbcode(summary, share_url),
+            "bbcode": to_bbcode(
+                summary, share_url, origin_links(books[0], base) if books is not None else None
+            ),
             "og_description": og_description(summary),
             "created_at": french_date(shared.created_at),
             "catalogue_version": shared.catalogue_version,
             "edit_url": f"/r/{shared.roster_id}" if owner else None,
+            "origins": books[0] if books is not None else {},
+            "newer_books": books[1] if books is not None else [],
         }
         if owner:
             # The owner's page says « Modifier »: never kept by a shared cache.
             response = render(request, "share/page.html", context)
             response.headers["Cache-Control"] = "private, no-store"
             return response
-        response = render(
-            request, "share/page.html", context, headers=immutable_headers(request, etag)
-        )
-        pages.put((code, base), bytes(response.body))
+        response = render(request, "share/page.html", context, headers=headers)
+        if books is None:
+            pages.put((code, base), bytes(response.body))
         return response
 
     return router

@@ -277,6 +277,24 @@ class SystemPages(Generic[SystemT]):
         ) -> Response:
             return self.add_created(request, session, form, chosen)
 
+    def add_book_unit(
+        self,
+        request: Request,
+        session: Session,
+        form: FormData,
+        unit: Any,
+        code: str,
+        chosen: Roster | None,
+    ) -> Response:
+        """An army book's unit (a BookUnit) into a list, copied with its origin: the
+        published version `code` and the unit's id (api-v1.md « Army books »)."""
+        entry = {
+            "custom": unit.definition,
+            "name": unit.name,
+            "source": {"book": code, "unit": unit.id},
+        }
+        return add_entry_to_roster(request, session, self.system, form, entry, chosen)
+
     def note_book_target(self, request: Request, session: Session, book_id: Any) -> None:
         """Remembers for the page the army book (of this browser, of this system) that
         `?livre=` or the form's `livre` names: the creator then offers « Ajouter au livre »."""

@@ -8,12 +8,18 @@ from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    negative_data_rejection,
+    positive_data_acceptance,
+)
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -94,7 +100,36 @@ def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str,
     if "roster_id" in parameters and not parameters["roster_id"].startswith("0"):
         parameters["roster_id"] = stored["id"]
     operation_id = case.operation.definition.raw["operationId"]
-    case.call_and_validate(excluded_checks=EXCUSED.get(operation_id, []))
+    excused = list(EXCUSED.get(operation_id, []))
+    if negative_body_made_valid(case):
+        excused.append(negative_data_rejection)
+    case.call_and_validate(excluded_checks=excused)
+
+
+def negative_body_made_valid(case: schemathesis.Case) -> bool:
+    """A case generated negative in its body alone whose body the document accepts:
+    schemathesis decides « negative » at generation, and its shrinker can remove the only
+    invalid part (schemathesis#4332). CI met `{"rep": 7, "test": "end_of_game_recovery"}`
+    on bastos_odds, a valid query (Rep 0-10, a table id), reported as negative data
+    accepted. Checked against the document itself, so a really negative body still counts."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_negative:
+        return False
+    negative = [where for where, part in meta.components.items() if part.mode.is_negative]
+    if negative != [ParameterLocation.BODY]:
+        return False
+    return body_is_valid(case.operation, case.body)
+
+
+def body_is_valid(operation: Any, body: Any) -> bool:
+    """Whether the document's JSON Schema for the operation's body accepts `body`."""
+    content = operation.definition.raw.get("requestBody", {}).get("content", {})
+    schema = content.get("application/json", {}).get("schema")
+    if schema is None or not isinstance(body, (dict, list, str, int, float)):
+        return False
+    components = operation.schema.raw_schema.get("components", {})
+    validator = jsonschema_rs.Draft202012Validator({**schema, "components": components})
+    return bool(validator.is_valid(body))
 
 
 def test_the_document_says_what_the_roster_routes_need(unlimited_app: FastAPI) -> None:
@@ -141,3 +176,12 @@ def test_every_operation_documents_the_long_query_refusal(
     assert answer.status_code == 414
     assert answer.headers["content-type"] == "application/problem+json"
     assert answer.json()["errors"][0]["code"] == "query_too_long"
+
+
+def test_a_body_made_valid_is_told_from_a_negative_one(api_schema: schemathesis.BaseSchema) -> None:
+    """The excuse above holds only where the document accepts the body."""
+    operation = api_schema["/api/v1/systems/bastos/odds"]["POST"]
+    assert body_is_valid(operation, {"rep": 7, "test": "end_of_game_recovery"})
+    assert not body_is_valid(operation, {"rep": 11, "test": "end_of_game_recovery"})
+    assert not body_is_valid(operation, {"rep": 7, "test": "no_such_table"})
+    assert not body_is_valid(operation, {"rep": 7})

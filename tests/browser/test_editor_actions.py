@@ -3,6 +3,7 @@ removes nothing and leaves nothing half-saved; after every editor action the row
 stored roster's, in its order; the focus stays on or next to the control used."""
 
 from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -269,3 +270,37 @@ def test_without_javascript_enter_saves_and_removes_nothing(
         assert response.status == 200
         expect(page.locator("tr.entry")).to_have_count(2)
         expect(page.locator("#entry-0-count")).to_have_value("2")
+
+
+# Each system's first example, its entries repeated to 50 (Infinity 45: its AVA), as
+# bench/browser_bench.py times them.
+LONG_LISTS = {"dcsystem": 50, "infinity": 45, "nolimits": 50, "bastos": 50, "necrowarzone": 50}
+
+
+@pytest.mark.parametrize("system_id", list(LONG_LISTS))
+def test_a_count_change_on_a_long_list_changes_its_totals_on_screen(
+    page: Page, systems: dict[str, Any], system_id: str
+) -> None:
+    """Issue 19: on every system a count change shows new totals (points where the system
+    has them, figure counts in Bastos and Necromunda–Warzone), the stored list's: those a
+    fresh page shows. No timing is asserted here: bench/browser_bench.py measures it."""
+    page.add_init_script(TRACK_HTMX)
+    example = systems[system_id].example_rosters()[0].document
+    size = LONG_LISTS[system_id]
+    entries = [example["entries"][i % len(example["entries"])] for i in range(size)]
+    document = {**example, "entries": entries, "points_limit": 100000}
+    created = page.request.post("/api/v1/rosters", data=document)
+    assert created.status == 201, created.text()
+    page.goto(created.json()["edit_url"])
+    expect(page.locator("tr.entry")).to_have_count(size)
+    count = page.locator(f"#entry-{size // 2}-count")
+    for _ in range(2):
+        before = page.locator("#total").inner_text()
+        value = "2" if count.input_value() == "1" else "1"
+        count.fill(value)
+        count.dispatch_event("change")
+        expect(page.locator("#total")).not_to_have_text(before)
+        idle(page)
+        shown = page.locator("#total").inner_text()
+        page.reload()
+        assert page.locator("#total").inner_text() == shown

@@ -486,3 +486,23 @@ def test_example_bands(
     assert result.derived.figures == figures
     assert [issue.code for issue in result.issues] == issue_codes
     assert all(entry.issues == [] for entry in result.entries)
+
+
+def test_a_figure_s_sheet_is_made_once_per_catalogue(catalogue: Catalogue) -> None:
+    """Sheets are kept per catalogue (issue 19): the same figure gets the same sheet, equal
+    to one made anew; another catalogue, whose weapon differs, gets its own."""
+    from app.systems.bastos.engine import _figure_sheet, figure_derived
+
+    veteran = BastosFigure(rep=5, leader=True, star=False, weapon="mitraillette")
+    first = figure_derived(catalogue, veteran)
+    assert figure_derived(catalogue, veteran.model_copy()) is first
+    assert first == _figure_sheet(catalogue, veteran)
+    data = catalogue_data()
+    for weapon in data["weapons"]:
+        if weapon["id"] == "mitraillette":
+            weapon["impact"] = weapon["impact"] + 1
+    other = load_catalogue(data)
+    assert not isinstance(other, list), other
+    theirs = figure_derived(other, veteran)
+    assert theirs is not first and theirs.wound != first.wound
+    assert theirs == _figure_sheet(other, veteran)

@@ -82,11 +82,44 @@ def pages(client: TestClient) -> list[Page]:
     get("mes listes", "/listes")
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
+    book_pages(client, get)
     get("dcsystem chances", "/dcsystem/chances")
     get("dcsystem chances (erreur)", "/dcsystem/chances?rouges=abc&blancs=99", 422)
     score = client.post("/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"})
     found.append(Page("dcsystem score (erreur)", "", score.text))
     return found
+
+
+def book_pages(client: TestClient, get: Any) -> None:
+    """Army books: the carnet's books, each system's example, a copy of it and its
+    published page; a list drawn from the DCSystem copy, its share, and its editor once the
+    book dropped a unit (the update view)."""
+    get("mes livres d'armée (vide)", "/livres")
+    for system in SYSTEMS:
+        get(f"{system} livre d'exemple", f"/livres/exemples/{system}")
+        copied = client.post(f"/livres/exemples/{system}/dupliquer")
+        assert copied.status_code == 303, copied.text
+        book = copied.headers["location"]
+        get(f"{system} livre d'armée", book)
+        published = client.post(f"{book}/publier").headers["location"]
+        get(f"{system} livre publié", published)
+        if system == "dcsystem":
+            added = client.post(f"{book}/unites/jaffa/ajouter", data={"roster": ""})
+            editor = added.headers["location"]
+            client.post(f"{book}/unites/marine/ajouter", data={"roster": editor[3:]})
+            get("liste tirée d'un livre", editor)
+            data = changed(form_fields(client.get(editor).text, "editor"))
+            shared = client.post(editor, data={**data, "action": ["share"]})
+            assert shared.status_code == 303, shared.text
+            get("partage d'une liste tirée d'un livre", shared.headers["location"])
+            client.post(f"{book}/unites/marine/retirer")
+            client.post(f"{book}/publier")
+            get("liste tirée d'un livre (nouvelle version)", editor)
+            get(
+                "partage d'une liste tirée d'un livre (nouvelle version)",
+                shared.headers["location"],
+            )
+    get("mes livres d'armée", "/livres")
 
 
 def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str) -> None:

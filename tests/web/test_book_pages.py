@@ -1,6 +1,7 @@
 """The army book pages without JavaScript: « Mes livres d'armée », a book made there, units
 added with the system's own creator (an invalid one kept and flagged), published."""
 
+import html
 import re
 
 from fastapi.testclient import TestClient
@@ -47,6 +48,13 @@ def test_a_dcsystem_book_made_with_the_creator_and_published(browser: TestClient
     assert f'href="/a/{code}"' in browser.get(location).text
 
 
+def test_my_lists_link_to_my_army_books(browser: TestClient) -> None:
+    """« Mes listes » leads to « Mes livres d'armée » and back (docs/books.md « Pages »)."""
+    lists = browser.get("/listes").text
+    assert '<a href="/livres" id="to-books">Mes livres d\'armée</a>' in lists
+    assert '<a href="/listes">Mes listes</a>' in browser.get("/livres").text
+
+
 def test_a_book_opens_only_in_its_carnets_browser(browser: TestClient, app: object) -> None:
     location = make_book(browser, "bastos", "Les Durs")
     browser.cookies.clear()
@@ -79,16 +87,42 @@ def test_the_editor_shows_what_changed_and_updates(browser: TestClient) -> None:
     total = roster["validation"]["points"]
     editor = browser.get(f"/r/{roster['id']}").text
     assert 'id="book-updates"' in editor
-    assert "marine</strong>" in editor and ": 13 → 28 pts" in editor
+    assert "Marine</strong>" in editor and ": 13 → 28 pts" in editor
     assert "Niveau 1 → 2" in editor and "Coût 13 → 28 pts" in editor
     assert f'id="book-updates-total">{total - 26 + 56}<' in editor
     assert MARINE == {"level": 1, "items": ["arme_tir_1"]}
+    before = browser.get(f"/api/v1/rosters/{roster['id']}", headers=token(roster)).json()
     updated = browser.post(f"/r/{roster['id']}/livres", data={"version": "1"})
-    assert updated.status_code == 303
+    assert updated.status_code == 200
+    assert "2 unités mises à jour depuis le livre." in updated.text
+    assert 'id="undo-books"' in updated.text and 'id="book-updates"' not in updated.text
     after = browser.get(f"/r/{roster['id']}").text
     assert 'id="book-updates"' not in after
     read = browser.get(f"/api/v1/rosters/{roster['id']}", headers=token(roster)).json()
     assert read["validation"]["points"] == total - 26 + 56
+    # « Annuler »: the entries exactly as they were, and the update offered again.
+    undo = re.search(r'name="undo-books" value="([^"]*)"', updated.text)
+    assert undo is not None
+    undone = browser.post(
+        f"/r/{roster['id']}/livres/annuler",
+        data={"version": str(read["version"]), "undo-books": html.unescape(undo.group(1))},
+    )
+    assert undone.status_code == 200
+    assert "Mise à jour annulée : 2 unités comme avant." in undone.text
+    assert 'id="book-updates"' in undone.text
+    again = browser.get(f"/api/v1/rosters/{roster['id']}", headers=token(roster)).json()
+    assert again["roster"]["entries"] == before["roster"]["entries"]
+    assert again["validation"]["points"] == total
+    # Nothing to undo, or a stale version: refused, nothing changed.
+    bad = browser.post(
+        f"/r/{roster['id']}/livres/annuler", data={"version": "1", "undo-books": "[]"}
+    )
+    assert bad.status_code == 422
+    stale = browser.post(
+        f"/r/{roster['id']}/livres/annuler",
+        data={"version": "1", "undo-books": html.unescape(undo.group(1))},
+    )
+    assert stale.status_code == 409
 
 
 def test_a_second_browser_duplicates_a_published_book_and_builds_a_list(

@@ -95,6 +95,9 @@ class BastosSystem(
     def validate(self, roster: BastosRosterBase, /) -> BastosResult:
         return validate_roster(self.data, roster)
 
+    def unit_name(self, roster: BastosRosterBase, entry: Any) -> str | None:
+        return self.data.figure(entry.unit).name
+
     def odds(self, query: BastosOddsQuery) -> BastosOddsAnswer:
         """The exact odds of one test, for one figure in one situation.
 

@@ -6,6 +6,7 @@ No points anywhere: a summary has no budget, its `totals` say what a band is mad
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -82,6 +83,7 @@ def figure_definition(catalogue: Catalogue, figure_id: str) -> BastosFigure:
     )
 
 
+@lru_cache(maxsize=4096)
 def percent(probability: str) -> str:
     """ "4/9" → "44 %" (French spacing; "< 1 %" rather than a misleading 0)."""
     value = Fraction(probability)

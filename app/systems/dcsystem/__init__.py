@@ -73,6 +73,9 @@ class DcSystem(
     def validate(self, roster: DcsystemRosterBase, /) -> DcsystemResult:
         return validate_roster(self.data, roster, self.cost)
 
+    def unit_name(self, roster: DcsystemRosterBase, entry: Any) -> str | None:
+        return self.data.unit(entry.unit).name
+
     def score(self, request: DcsystemScoreRequest, /) -> ScoreResult:
         return score(self.data, request)
 

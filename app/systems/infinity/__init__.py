@@ -37,7 +37,12 @@ from app.systems.infinity.present import (
     option_label,
     unit_definition,
 )
-from app.systems.infinity.roster import InfinityEntryResult, InfinityResult, validate_roster
+from app.systems.infinity.roster import (
+    InfinityEntryResult,
+    InfinityResult,
+    resolve_unit,
+    validate_roster,
+)
 
 __all__ = [
     "Catalogue",
@@ -89,6 +94,10 @@ class InfinitySystem(
 
     def validate(self, roster: InfinityRoster, /) -> InfinityResult:
         return validate_roster(self.data, roster)
+
+    def unit_name(self, roster: InfinityRoster, entry: Any) -> str | None:
+        trooper = resolve_unit(self.data, roster, entry.unit)
+        return trooper.name if trooper is not None else entry.unit
 
     def build_catalogue(self) -> InfinityCatalogue:
         examples = self.example_outputs(InfinityExampleOut)

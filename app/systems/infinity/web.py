@@ -252,6 +252,30 @@ class InfinityPages(SystemPages[InfinitySystem]):
             return html_error(request, 422, "Ce soldat ne tient pas dans la liste choisie.")
         return added_to(request, self.system, form, roster)
 
+    def add_book_unit(
+        self,
+        request: Request,
+        session: Session,
+        form: FormData,
+        unit: Any,
+        code: str,
+        chosen: Roster | None,
+    ) -> Response:
+        """A book's trooper into the list's own troopers (`extras.units`) with its origin,
+        and an entry of the option chosen on the book's page."""
+        trooper = {**unit.definition, "source": {"book": code, "unit": unit.id}}
+        try:
+            body = InfinityCostRequest.model_validate(
+                {"unit": trooper, "option": form_text(form, "option", 60)}
+            )
+        except ValidationError:
+            return html_error(
+                request, 422, "Ce soldat ou cette option ne peut pas entrer dans une liste."
+            )
+        group = int_or_raw(form.get("group"))
+        values = {"group": group if isinstance(group, int) and 1 <= group <= 100 else 1}
+        return self.add_trooper(request, session, form, body, values, chosen)
+
     def catalogue_ids(self) -> set[str]:
         return set(self.context()["units"])
 

@@ -88,6 +88,9 @@ class NecrowarzoneSystem(
     def validate(self, roster: NecrowarzoneRosterBase, /) -> NecrowarzoneResult:
         return validate_roster(self.data, roster)
 
+    def unit_name(self, roster: NecrowarzoneRosterBase, entry: Any) -> str | None:
+        return entry_figure(self.data, entry)[1]
+
     def shoot(self, request: NecrowarzoneShotRequest, /) -> NecrowarzoneShotResult:
         """The score a shot needs (the shooting helper).
 

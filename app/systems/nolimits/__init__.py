@@ -95,6 +95,9 @@ class NolimitsSystem(
     def validate(self, roster: NolimitsRosterBase, /) -> NolimitsResult:
         return validate_roster(self.pricer, roster)
 
+    def unit_name(self, roster: NolimitsRosterBase, entry: Any) -> str | None:
+        return self.data.unit(entry.unit).name
+
     def score(self, request: NolimitsScoreRequest, /) -> ScoreResult:
         return score(self.data, request)
 
