@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.systems.base import GameSystem
-from tests.api.test_campaigns import battle, battles, orlocks, stored
+from tests.api.test_campaigns import battle, battles, orlocks, sg1, stored
 from tests.web.test_campaign_pages import open_in_browser
 from tests.web.test_infinity_pages import form_of
 
@@ -201,3 +201,36 @@ def test_the_library_card_and_the_editor_s_share_leave_the_dead_out(
     snapshot = browser.get(f"/api/v1/shares/{code}").json()
     assert len(snapshot["roster"]["entries"]) == len(document["entries"]) - 1
     assert snapshot["validation"]["points"] == expected
+
+
+def test_a_removed_dead_line_still_counts_its_figures_lost(browser: TestClient) -> None:
+    """A line of 3 dead, then removed from the list: the standings still lose 3 figures."""
+    made = browser.post("/api/v1/campaigns", json={"system": "dcsystem", "name": "Abydos"})
+    campaign = made.json()
+    document = {**sg1(), "entries": [{**sg1()["entries"][0], "count": 3}, sg1()["entries"][0]]}
+    gang = stored(browser, document)
+    joined = browser.post(
+        f"/api/v1/campaigns/{campaign['id']}/gangs",
+        json={
+            "roster": gang["id"],
+            "edit_token": gang["edit_token"],
+            "join_code": campaign["join_code"],
+        },
+    )
+    assert joined.status_code == 201
+    fell = battle(
+        browser,
+        gang,
+        1,
+        {"campaign": campaign["id"], "fighters": [{"entry": 0, "state": "dead"}]},
+    )
+    assert fell.status_code == 201, fell.text
+
+    def lost() -> int:
+        table = browser.get(f"/api/v1/campaigns/{campaign['id']}").json()
+        return int(table["gangs"][0]["fighters_lost"])
+
+    assert lost() == 3
+    entries = read(browser, gang)["roster"]["entries"]
+    put(browser, gang, 2, {**document, "entries": entries[1:]})
+    assert lost() == 3
