@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.systems.base import GameSystem
-from tests.api.test_campaigns import battle, battles, orlocks, sg1, stored
+from tests.api.test_campaigns import battle, battles, join, orlocks, sg1, stored
 from tests.web.test_campaign_pages import open_in_browser
 from tests.web.test_infinity_pages import form_of
 
@@ -209,15 +209,7 @@ def test_a_removed_dead_line_still_counts_its_figures_lost(browser: TestClient) 
     campaign = made.json()
     document = {**sg1(), "entries": [{**sg1()["entries"][0], "count": 3}, sg1()["entries"][0]]}
     gang = stored(browser, document)
-    joined = browser.post(
-        f"/api/v1/campaigns/{campaign['id']}/gangs",
-        json={
-            "roster": gang["id"],
-            "edit_token": gang["edit_token"],
-            "join_code": campaign["join_code"],
-        },
-    )
-    assert joined.status_code == 201
+    assert join(browser, campaign, gang).status_code == 201
     fell = battle(
         browser,
         gang,
