@@ -61,6 +61,7 @@ class FighterOutcome:
     changes: tuple[StatChange, ...] = ()
     rep: int | None = None
     state: str | None = None  # None: unchanged
+    count: int | None = None  # the entry's figures when the line was recorded
 
 
 @dataclass(frozen=True)
@@ -249,14 +250,19 @@ def standings(
             if other is not None and other in table and other != roster:
                 table[other].count(OPPOSITE[result], 0)
         states: dict[int, str] = {}
+        recorded: dict[int, int] = {}  # figures of entries no longer in the list
         for line in mine:
             table[roster].xp += sum(f.xp for f in line.fighters)
             for fighter in line.fighters:
                 if fighter.state is not None:
                     states[fighter.entry] = fighter.state
+                if fighter.count is not None:
+                    recorded[fighter.entry] = fighter.count
         sizes = counts.get(roster, ())
         table[roster].fighters_lost = sum(
-            sizes[i] if i < len(sizes) else 1 for i, s in states.items() if s == "dead"
+            sizes[i] if i < len(sizes) else recorded.get(i, 1)
+            for i, s in states.items()
+            if s == "dead"
         )
     return sorted(
         table.values(), key=lambda s: (-s.wins, -s.draws, -s.points, s.name.casefold(), s.roster)

@@ -171,6 +171,7 @@ class CampaignService:
                 {
                     **f.model_dump(mode="json"),
                     "id": stored["entries"][f.entry]["id"],
+                    "count": int(stored["entries"][f.entry].get("count", 1)),
                     "name": names[f.entry],
                 }
                 for f in body.fighters

@@ -67,6 +67,7 @@ def as_line(row: Battle, where: dict[str, int], size: int) -> Line:
                 ),
                 rep=f.get("rep"),
                 state=f.get("state"),
+                count=f.get("count") if isinstance(f.get("count"), int) else None,
             )
         )
     return Line(

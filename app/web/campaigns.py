@@ -226,8 +226,17 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
     ) -> Response:
         service = service_of(request, session)
         context = gang_context(service, roster)
+        # The recruit's choice is the editor's « Ajouter » list (the system's add_unit).
+        context.update(pages[roster.system].context())
         context.update(
-            error=error, form=form or {}, flash=flash, owner=True, invalid=invalid or set()
+            error=error,
+            form=form or {},
+            flash=flash,
+            owner=True,
+            invalid=invalid or set(),
+            add={"unit": (form or {}).get("add-unit", ""), "group": (form or {}).get("add-group")},
+            doc=roster.document,
+            errors={},
         )
         return render(request, "campaign/gang.html", context, status=status)
 
@@ -255,6 +264,14 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
                 text = "Score : " + error_text(exc, page.labels)
                 return gang_page(request, session, roster, text, 422, shown)
             body["score"] = score
+        if form.get("recruit"):
+            # A fighter recruited or bought: the unit chosen as the editor adds one.
+            new = pages[system.id].new_entry(form)
+            if new is None:
+                text = "Recrue : choisissez-la dans la liste."
+                return gang_page(request, session, roster, text, 422, shown, invalid={"add-unit"})
+            name = str(form.get("recruit-name") or "").strip()[:81]
+            body["recruits"] = [{"count": 1, **new, **({"name": name} if name else {})}]
         names = [e.name for e in check(system, service.rosters.document(roster))[0].entries]
         try:
             parsed = BattleIn.model_validate(body)

@@ -11,8 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.systems.base import GameSystem
-from tests.api.test_campaigns import battle, battles, orlocks, stored
+from tests.api.test_campaigns import battle, battles, join, orlocks, sg1, stored
 from tests.web.test_campaign_pages import open_in_browser
+from tests.web.test_infinity_pages import form_of
 
 
 def read(client: TestClient, roster: dict[str, Any]) -> Any:
@@ -171,3 +172,57 @@ def test_the_dead_do_not_play_in_the_mode_partie(browser: TestClient) -> None:
     assert game.status_code == 200
     assert "/ 8 figurines" in game.text
     assert "Ganger 4" not in game.text and "Ganger 5" in game.text
+
+
+def test_the_library_card_and_the_editor_s_share_leave_the_dead_out(
+    browser: TestClient, systems: dict[str, GameSystem]
+) -> None:
+    document = example(systems["dcsystem"])
+    gang = stored(browser, document)
+    assert (
+        battle(browser, gang, 1, {"fighters": [{"entry": 0, "state": "dead"}]}).status_code == 201
+    )
+    expected = validated(browser, {**document, "entries": document["entries"][1:]})["points"]
+    open_in_browser(browser, gang)
+    # A rename goes through the same save as every edit: the card is computed again.
+    renamed = browser.post(f"/listes/{gang['id']}/renommer", data={"name": "Après Abydos"})
+    assert renamed.status_code == 303
+    card = re.search(
+        rf'id="roster-{gang["id"]}".*?<strong data-budget="points"[^>]*>(\d+)',
+        browser.get("/listes").text,
+        re.S,
+    )
+    assert card and int(card[1]) == expected, card
+    # « Partager » in the editor shares the gang as every total counts it.
+    fields = form_of(browser.get(f"/r/{gang['id']}").text)
+    shared = browser.post(f"/r/{gang['id']}", data={**fields, "action": "share"})  # type: ignore[arg-type]
+    assert shared.status_code == 303, shared.text[:500]
+    code = str(shared.headers["location"]).split("/")[2]
+    snapshot = browser.get(f"/api/v1/shares/{code}").json()
+    assert len(snapshot["roster"]["entries"]) == len(document["entries"]) - 1
+    assert snapshot["validation"]["points"] == expected
+
+
+def test_a_removed_dead_line_still_counts_its_figures_lost(browser: TestClient) -> None:
+    """A line of 3 dead, then removed from the list: the standings still lose 3 figures."""
+    made = browser.post("/api/v1/campaigns", json={"system": "dcsystem", "name": "Abydos"})
+    campaign = made.json()
+    document = {**sg1(), "entries": [{**sg1()["entries"][0], "count": 3}, sg1()["entries"][0]]}
+    gang = stored(browser, document)
+    assert join(browser, campaign, gang).status_code == 201
+    fell = battle(
+        browser,
+        gang,
+        1,
+        {"campaign": campaign["id"], "fighters": [{"entry": 0, "state": "dead"}]},
+    )
+    assert fell.status_code == 201, fell.text
+
+    def lost() -> int:
+        table = browser.get(f"/api/v1/campaigns/{campaign['id']}").json()
+        return int(table["gangs"][0]["fighters_lost"])
+
+    assert lost() == 3
+    entries = read(browser, gang)["roster"]["entries"]
+    put(browser, gang, 2, {**document, "entries": entries[1:]})
+    assert lost() == 3

@@ -313,3 +313,26 @@ def test_a_scored_campaign_battle_counts_its_points_in_the_standings(browser: Te
     assert re.search(
         r"Jaffas(</a>)?</td><td>1</td><td>0</td><td>0</td><td>1</td><td>0</td>", standings
     )
+
+
+def test_a_recruit_joins_in_the_after_the_battle_form(browser: TestClient) -> None:
+    gang = stored(browser, orlocks())
+    open_in_browser(browser, gang)
+    # Ticked without a unit: a French message, nothing recorded.
+    missing = record(browser, gang["id"], {"recruit": "1", "add-unit": ""})
+    assert missing.status_code == 422
+    assert "Recrue : choisissez-la dans la liste." in missing.text
+    done = record(
+        browser,
+        gang["id"],
+        {"f1_xp": "5", "recruit": "1", "add-unit": "ganger", "recruit-name": "Bleu"},
+    )
+    assert done.status_code == 303, done.text
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert "10 figurines en jeu" in page
+    assert '<tr id="fighter-9">' in page and "<td>Bleu</td>" in page
+    assert "Recrues : Bleu" in page
+    # Unticked, the unit chosen adds no one.
+    again = record(browser, gang["id"], {"add-unit": "ganger"})
+    assert again.status_code == 303
+    assert "10 figurines en jeu" in browser.get(f"/r/{gang['id']}/campagne").text
