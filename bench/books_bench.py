@@ -1,6 +1,7 @@
 """Army books: publish and read a 200-unit No Limits book, validate a 50-entry list drawn
-from it, and serve that list's share page and export (each entry's origin looked up) (api-v1.md « Army books »). In-process (TestClient, SQLite file), so it
-measures Caserne's own work, not the network. Prints figures; passes or fails on nothing.
+from it, and serve that list's share page and export (each entry's origin looked up)
+(api-v1.md « Army books »). In-process (TestClient, SQLite file), so it measures Caserne's
+own work, not the network. Prints figures; passes or fails on nothing.
 
     .venv/bin/python bench/books_bench.py [--rounds N]
 """

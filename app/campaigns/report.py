@@ -1,6 +1,7 @@
 """« Rapport de bataille »: one line of a gang's ledger as a BBCode post for the forum.
 User text can never open or close a tag (app/exports/bbcode.escape)."""
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -20,8 +21,13 @@ def french_day(iso: str) -> str:
     return f"{first} {format_date(day, 'MMMM y', locale=LOCALE)}"
 
 
-def fighter_text(fighter: dict[str, Any]) -> str:
-    """« +20 XP, CT −1 (Œil crevé), mort »."""
+def plain(text: str) -> str:
+    return text
+
+
+def fighter_text(fighter: dict[str, Any], escape: Callable[[str], str] = plain) -> str:
+    """« +20 XP, CT −1 (Œil crevé), mort »: as typed for a page (whose template escapes
+    HTML), or with `escape` for a post (brackets can open no BBCode tag)."""
     parts = []
     if fighter.get("xp"):
         parts.append(f"{fighter['xp']:+d} XP".replace("-", "−"))
@@ -53,7 +59,9 @@ def battle_bbcode(gang: str, line: dict[str, Any], url: str) -> str:
         out.append(f"Score : {line['points']} pts")
     if line.get("fighters"):
         out.append("[list]")
-        out += [f"[*][b]{escape(f['name'])}[/b] : {fighter_text(f)}" for f in line["fighters"]]
+        out += [
+            f"[*][b]{escape(f['name'])}[/b] : {fighter_text(f, escape)}" for f in line["fighters"]
+        ]
         out.append("[/list]")
     if line.get("recruits"):
         out.append("Recrues : " + ", ".join(escape(name) for name in line["recruits"]))

@@ -99,3 +99,14 @@ def test_the_report_renders_in_a_real_bbcode_parser() -> None:
         '<a rel="nofollow" href="https://caserne.test/campagne/gang/abc">Le gang sur Caserne</a>'
         "<br />"
     )
+
+
+def test_a_cause_is_as_typed_on_a_page_and_escaped_in_the_post() -> None:
+    """The gang's page showed « ［Coup de crosse］ » for a cause typed with brackets: the
+    BBCode escape belongs to the post only (the page's template escapes HTML)."""
+    from app.campaigns.report import fighter_text
+    from app.exports.bbcode import escape
+
+    fighter = {"changes": [{"stat": "CT", "by": -1, "cause": "[Coup de crosse]"}], "xp": 5}
+    assert fighter_text(fighter) == "+5 XP, CT −1 ([Coup de crosse])"
+    assert fighter_text(fighter, escape) == "+5 XP, CT −1 (［Coup de crosse］)"
