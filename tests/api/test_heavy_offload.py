@@ -147,3 +147,22 @@ def test_the_pool_is_the_default_and_ends_with_the_app(
     assert app.state.heavy_pool is not pool
     with TestClient(app) as client:
         assert client.post(VALIDATE, content=roster(200), headers=json_type).status_code == 200
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+def test_a_deeply_nested_heavy_body_is_a_422_in_a_thread_and_in_a_process(
+    engine: Engine, session: Session, systems: dict[str, GameSystem], processes: int
+) -> None:
+    """100,000 nested arrays (200 kB, so offloaded): pydantic refuses them, and the
+    problem's echo of the body (json.loads) hit Python's recursion limit: a 500."""
+    app = create_app(
+        Settings(database_url="sqlite://", heavy_processes=processes),
+        engine=engine,
+        systems=systems,
+    )
+    body = '{"system": "nolimits", "name": "x", "entries": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert len(body) > OFFLOAD_BYTES
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.post(VALIDATE, content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422, answer.text[:200]
+    assert answer.headers["content-type"] == "application/problem+json"

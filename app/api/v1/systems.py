@@ -88,7 +88,7 @@ def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], Base
         errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
         try:
             document = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # pydantic's own parser stops at its depth
             document = None
         raise RequestValidationError(errors, body=document) from None
     return compute(parsed).model_dump_json().encode()
