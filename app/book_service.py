@@ -434,35 +434,26 @@ class BookService:
             after = _unit(newest.snapshot, drawn.unit)
             before_unit, points_before = before if before is not None else ({}, 0)
             if after is None:
-                out.append(
-                    Update(
-                        path=drawn.path,
-                        book=used.code,
-                        latest=newest.code,
-                        unit=drawn.unit,
-                        status="withdrawn",
-                        points_before=points_before,
-                        points_after=points_before,
-                        changes=["Unité retirée du livre"],
-                    )
+                status, points_after, lines = "withdrawn", points_before, ["Unité retirée du livre"]
+            else:
+                after_unit, points_after = after
+                status = "changed"
+                lines = changes(
+                    _canonical(system, before_unit),
+                    _canonical(system, after_unit),
+                    points_before,
+                    points_after,
                 )
-                continue
-            after_unit, points_after = after
             out.append(
                 Update(
                     path=drawn.path,
                     book=used.code,
                     latest=newest.code,
                     unit=drawn.unit,
-                    status="changed",
+                    status=status,
                     points_before=points_before,
                     points_after=points_after,
-                    changes=changes(
-                        _canonical(system, before_unit),
-                        _canonical(system, after_unit),
-                        points_before,
-                        points_after,
-                    ),
+                    changes=lines,
                 )
             )
         points_after = result.points
