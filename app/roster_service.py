@@ -224,8 +224,16 @@ class RosterService:
             card=card(self.systems[stored["system"]], document),
         )
 
-    def replace(self, roster: Roster, expected_version: int, document: BaseModel) -> Roster:
-        """Compare-and-swap: StaleVersion when the roster moved on since `expected_version`."""
+    def replace(
+        self,
+        roster: Roster,
+        expected_version: int,
+        document: BaseModel,
+        counted_as: BaseModel | None = None,
+    ) -> Roster:
+        """Compare-and-swap: StaleVersion when the roster moved on since `expected_version`.
+        `counted_as`: what its totals count, when the caller knows it (else the ledger is
+        read: its dead and retired fighters leave the card's totals)."""
         stored = document.model_dump(mode="json")
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
@@ -238,7 +246,10 @@ class RosterService:
                 name=stored.get("name", ""),
                 document=stored,
                 # Its ledger's dead and retired fighters leave the library's totals too.
-                card=card(self.system(roster), counted(self.session, roster, document)),
+                card=card(
+                    self.system(roster),
+                    counted(self.session, roster, document) if counted_as is None else counted_as,
+                ),
             )
         except store.StaleVersion as stale:
             raise StaleVersion(stale.current) from None

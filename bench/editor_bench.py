@@ -3,7 +3,9 @@
 For each system, stores a list of N entries (its first example's entries repeated) in a
 carnet, reads its editor page as its owner and sends count changes the way the page does
 (the whole form, the HTMX headers, the version of the last answer), in-process
-(TestClient, SQLite file). Prints the CPU milliseconds of one save: the server's (the
+(TestClient, SQLite file): a count change posts the counts and the version to
+/r/{id}/nombres, as static/caserne.js does, or with --whole the whole form to /r/{id}, as
+every other change does. Prints the CPU milliseconds of one save: the server's (the
 thread CPU time of the app's call, the route run inline on that thread) and the whole
 process's (time.process_time: the test client's own work too), both steadier than wall
 time on a busy machine, the wall median and the load average. With --profile (needs
@@ -34,6 +36,8 @@ from app.main import create_app, settle_heap
 from app.settings import Settings
 
 SIZES = {"dcsystem": 50, "infinity": 45, "nolimits": 50, "bastos": 50, "necrowarzone": 50}
+COUNT_FIELD = re.compile(r"entry-\d+-count")
+WHOLE_FORM = False  # --whole: the whole form's save (any other change: a name, an option)
 VERSION = re.compile(r'name="version"[^>]*value="(\d+)"|value="(\d+)"[^>]*name="version"')
 
 
@@ -113,12 +117,17 @@ def saves(
     in `fields` for the next call)."""
     version = dict(fields)["version"]
     kept = [(k, v) for k, v in fields if k not in ("version", "entry-0-count")]
+    if WHOLE_FORM:
+        target = path
+    else:  # what static/caserne.js sends for a count change: the counts and the version
+        target = f"{path}/nombres"
+        kept = [(k, v) for k, v in kept if k == "csrf" or COUNT_FIELD.fullmatch(k)]
     cpu = 0.0
     walls = []
     for i in range(n):
         body = urlencode([*kept, ("entry-0-count", str(1 + i % 2)), ("version", version)])
         start_cpu, start = time.process_time(), time.perf_counter()
-        answer = client.post(path, content=body, headers=headers)
+        answer = client.post(target, content=body, headers=headers)
         walls.append(time.perf_counter() - start)
         cpu += time.process_time() - start_cpu
         if answer.status_code != 200:
@@ -159,7 +168,12 @@ def main() -> None:
     parser.add_argument("--saves", type=int, default=40)
     parser.add_argument("--system", choices=sorted(SIZES), action="append")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--whole", action="store_true", help="send the whole form, as any change but a count"
+    )
     args = parser.parse_args()
+    global WHOLE_FORM
+    WHOLE_FORM = args.whole
     chosen = args.system or list(SIZES)
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"

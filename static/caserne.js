@@ -16,6 +16,40 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (path) event.detail.path = path;
 });
 
+// A count change sends the counts and the version only (POST /r/<id>/nombres), and its
+// answer morphs in the rows whose figures moved and the totals (issue 19): a 50-entry form
+// is neither sent whole nor rendered whole. Only once the last save went through: after a
+// refused or failed one, the page shows values that are not stored, which only the whole
+// form carries. The saves stay queued in order (hx-sync "queue all"): none is dropped.
+const COUNT_FIELD = /^entry-\d+-count$/;
+document.addEventListener("htmx:configRequest", (event) => {
+  const trigger = event.detail.triggeringEvent;
+  const form = event.detail.elt;
+  const field = trigger && trigger.type === "change" ? trigger.target : null;
+  if (!field || !form.dataset || !form.dataset.countsPath || form.dataset.unsaved) return;
+  if (!(field instanceof HTMLInputElement) || !COUNT_FIELD.test(field.name)) return;
+  const data = event.detail.formData;
+  for (const name of Array.from(data.keys())) {
+    if (name !== "version" && name !== "csrf" && !COUNT_FIELD.test(name)) data.delete(name);
+  }
+  event.detail.path = form.dataset.countsPath;
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (!form.dataset || !form.dataset.countsPath) return;
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (event.detail.failed || status === 0 || status >= 400) form.dataset.unsaved = "1";
+  else if (event.detail.requestConfig && event.detail.requestConfig.path !== form.dataset.countsPath) delete form.dataset.unsaved;
+});
+// The count path's answer when it cannot take the change alone (a version moved on, a bad
+// value): the whole form is saved, and says why if it is refused.
+document.addEventListener("caserne:save-whole", (event) => {
+  const form = event.target.closest ? event.target.closest("form[data-counts-path]") : null;
+  if (!form) return;
+  form.dataset.unsaved = "1"; // this one save goes whole
+  window.htmx.trigger(form, "change");
+});
+
 // Enter in a field of a panel with its own action ([data-enter="#add"]: the editor's add
 // panel) presses that panel's button, not the form's default one (which saves).
 document.addEventListener("keydown", (event) => {

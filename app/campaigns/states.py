@@ -109,6 +109,13 @@ def counted(
     return type(document).model_validate(ledger.active_document(dumped, states))
 
 
+def has_fighter_ids(document: Mapping[str, Any]) -> bool:
+    """Whether any entry has a stable id: only a list that recorded a battle has (its ledger
+    lines name fighters by these ids), so a list without one has no fighter dead or retired
+    and its totals count every entry, without reading a ledger."""
+    return any(isinstance(e, dict) and "id" in e for e in document.get("entries", []))
+
+
 def gone(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[str | None]:
     """Each entry's state when its ledger `rows` say it is dead or retired, else None (what
     the editor shows)."""

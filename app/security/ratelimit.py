@@ -58,6 +58,7 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "PUT", re.compile(rf"/api/v1/rosters/{ID}")),
     Route("write", "DELETE", re.compile(rf"/api/v1/rosters/{ID}")),
     Route("write", "POST", re.compile(rf"/r/{ID}")),
+    Route("write", "POST", re.compile(rf"/r/{ID}/nombres")),  # a count change (issue 19)
     # Army books (api-v1.md « Army books »): limited as lists are.
     Route("create", "POST", re.compile(r"/api/v1/books")),
     Route("share", "POST", re.compile(rf"/api/v1/books/{ID}/shares")),

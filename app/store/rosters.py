@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from app.store.models import BookShare, Roster, Share, utcnow
@@ -77,24 +78,36 @@ def update_roster(
     document: dict[str, Any],
     card: dict[str, Any] | None = None,
 ) -> Roster:
-    """Compare-and-swap on the version, so concurrent writers in any process get 409."""
-    result = session.execute(
+    """Compare-and-swap on the version, so concurrent writers in any process get 409.
+    `roster` then holds what was written, without reading it back (the UPDATE returns the
+    new version; issue 19: the re-read cost a save a second query and JSON parse)."""
+    stamp = utcnow()
+    written = session.execute(
         update(Roster)
         .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]
         .values(
-            name=name,
-            document=document,
-            card=card,
-            version=Roster.version + 1,
-            updated_at=utcnow(),
+            name=name, document=document, card=card, version=Roster.version + 1, updated_at=stamp
         )
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+        .returning(col(Roster.version))
+    ).scalar_one_or_none()
+    if written is None:
         session.rollback()
         session.refresh(roster)
         raise StaleVersion(roster.version)
-    session.commit()
-    session.refresh(roster)
+    expiring, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expiring
+    written_values = {
+        "name": name,
+        "document": document,
+        "card": card,
+        "version": written,
+        "updated_at": stamp,
+    }
+    for key, value in written_values.items():
+        set_committed_value(roster, key, value)
     return roster
 
 

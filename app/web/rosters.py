@@ -1,6 +1,7 @@
 """Roster pages: create, edit (one form, saved on every change), share, duplicate."""
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -228,6 +229,60 @@ def book_updates(
     }
 
 
+def share_state(request: Request, session: Session, roster: Roster) -> dict[str, Any] | None:
+    """What the editor says of the list's last share (None: never shared)."""
+    last_share = service_of(request, session).shared(roster)
+    if last_share is None:
+        return None
+    return {
+        "code": last_share[0].code,
+        "date": french_date(last_share[0].created_at),
+        "current": last_share[1],
+    }
+
+
+COUNT_FIELD = re.compile(r"entry-(\d{1,5})-count")
+# The answer that asks the page for its whole form (static/caserne.js): a count change
+# that the count path cannot take alone (a stale version, a bad value) is saved, or
+# refused, by the whole form's save, which says why.
+WHOLE_FORM = {"HX-Reswap": "none", "HX-Trigger": "caserne:save-whole"}
+
+
+def with_counts(
+    document: dict[str, Any], form: FormData, bounds: tuple[int, int]
+) -> dict[str, Any] | None:
+    """The stored document with the form's entry counts, or None when a count is no
+    whole number within `bounds`, or names no entry."""
+    entries = list(document.get("entries", []))
+    for key, value in form.multi_items():
+        match = COUNT_FIELD.fullmatch(key)
+        if match is None:
+            continue
+        index, text = int(match.group(1)), str(value)
+        if not (index < len(entries) and text.isdigit() and len(text) <= 6):
+            return None
+        count = int(text)
+        if not bounds[0] <= count <= bounds[1] or not isinstance(entries[index], dict):
+            return None
+        if entries[index].get("count") != count:
+            entries[index] = {**entries[index], "count": count}
+    return {**document, "entries": entries}
+
+
+def changed_rows(
+    before: tuple[list[Any], Any, list[Any]], after: tuple[list[Any], Any, list[Any]]
+) -> list[int]:
+    """The rows whose entry, result or summary lines differ (entries, result, lines)."""
+    (entries, result, lines), (new_entries, new_result, new_lines) = before, after
+    return [
+        i
+        for i in range(len(new_entries))
+        if entries[i] != new_entries[i]
+        or result.entries[i] != new_result.entries[i]
+        or lines[i] != new_lines[i]
+    ]
+
+
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
@@ -258,7 +313,6 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             if any(gone):
                 kept = fighter_states.counted(session, roster, parsed, rows)
                 totals, totals_summary = check(system, kept)
-        last_share = service_of(request, session).shared(roster)
         context = {
             # What the list's units drawn from army books would get (« Mettre à jour »).
             "book_updates": book_updates(systems, system, roster, parsed, document),
@@ -291,13 +345,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             # one, so that no later change overwrites the other tab's without being asked.
             "base_version": base_version if base_version is not None else roster.version,
             "pages": forms[system.id],
-            "shared": None
-            if last_share is None
-            else {
-                "code": last_share[0].code,
-                "date": french_date(last_share[0].created_at),
-                "current": last_share[1],
-            },
+            "shared": share_state(request, session, roster),
             **forms[system.id].context(),
         }
         return render(request, "roster/editor.html", context, block="editor", status=status)
@@ -512,6 +560,80 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             label = entry_label(system, stored, added)
             message = {"kind": "ok", "text": f"Ajouté : {added['count']} × {label}."}
         return editor(request, roster, stored, parsed=parsed, add=add, message=message)
+
+    @router.post("/r/{roster_id}/nombres")
+    def save_counts(
+        roster: EditableRoster, request: Request, form: FormDep, rosters: Rosters
+    ) -> Response:
+        """A count change (issue 19): the page sends its counts and the version it shows,
+        not its whole form (static/caserne.js), and gets back only the rows whose figures
+        moved, the totals and what follows them, out of band. The same save as the whole
+        form's otherwise: what cannot be taken here goes back to it (WHOLE_FORM)."""
+        system = systems[roster.system]
+        bounds = count_bounds(system.roster_model).get("count") or (1, 100)
+        version = str(form.get("version", ""))
+        stored = roster.document
+        document = with_counts(stored, form, bounds)
+        if document is None or not version.isdigit() or int(version[:9]) != roster.version:
+            return Response(status_code=200, headers=WHOLE_FORM)
+        try:
+            before = system.roster_model.model_validate(stored)
+            parsed = system.roster_model.model_validate(document)
+        except ValidationError:
+            return Response(status_code=200, headers=WHOLE_FORM)
+        # A campaign's gang (dead fighters leave the totals) and a list drawn from army
+        # books (« Mettre à jour » says its totals) get the whole form.
+        from app.book_service import drawn_units
+
+        simple = not fighter_states.has_fighter_ids(stored) and not drawn_units(system, stored)
+        if simple:
+            old_result, old_summary = check(system, before)
+        try:
+            roster = rosters.replace(
+                roster, roster.version, parsed, counted_as=parsed if simple else None
+            )
+        except StaleVersion:
+            return Response(status_code=200, headers=WHOLE_FORM)
+        except RosterError as error:
+            status, said = not_saved(error)
+            return editor(request, roster, document, parsed=parsed, status=status, message=said)
+        new = roster.document
+        if not simple:
+            return editor(request, roster, new, parsed=parsed)
+        result, summary = check(system, parsed)
+        entries = new.get("entries", [])
+        lines = lines_per_entry(len(entries), summary)
+        old_lines = lines_per_entry(len(entries), old_summary)
+        if len(summary.extras) != len(old_summary.extras):
+            return editor(request, roster, new, parsed=parsed)
+        old_entries = before.model_dump(mode="json")["entries"]  # as `new`'s: normalized
+        rows = changed_rows((old_entries, old_result, old_lines), (entries, result, lines))
+        context = {
+            "system": system,
+            "roster": roster,
+            "doc": new,
+            "changed_rows": rows,
+            "entry_refs": {i: entry_ref(entries[i]) for i in rows},
+            "entry_lines": lines,
+            "reopen": {i: forms[system.id].reopened(entries[i]) is not None for i in rows},
+            "count_bounds": count_bounds(system.roster_model),
+            "result": result,
+            "summary": summary,
+            "totals": result,
+            "totals_summary": summary,
+            "gone": [None] * len(entries),
+            "gone_labels": {},
+            "book_origins": {},
+            "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")],
+            "errors": {},
+            "base_version": roster.version,
+            "shared": share_state(request, roster_session(roster), roster),
+            "pages": forms[system.id],
+            **forms[system.id].context(),
+        }
+        answer = render(request, "roster/editor_counts.html", context)
+        answer.headers["HX-Reswap"] = "none"
+        return answer
 
     def refused_save(
         request: Request,

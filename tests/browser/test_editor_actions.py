@@ -120,7 +120,7 @@ def test_dcsystem_rows_follow_the_stored_roster_and_keep_the_focus(page: Page) -
     # A count, then Tab: saved; the focus moves on to the row's name.
     count = page.locator("#entry-1-count")
     count.fill("2")
-    htmx_post(page, path, lambda: count.press("Tab"))
+    htmx_post(page, f"{path}/nombres", lambda: count.press("Tab"))
     assert focused(page) == "entry-1-name"
     rows_match_the_stored_roster(page)
     # The Renfort box of a row: it stays ticked and focused.
@@ -184,7 +184,7 @@ def test_nolimits_rows_follow_the_stored_roster_after_a_leader(page: Page) -> No
     rows_match_the_stored_roster(page)
     count = page.locator("#entry-3-count")
     count.fill("5")
-    htmx_post(page, path, lambda: count.press("Tab"))
+    htmx_post(page, f"{path}/nombres", lambda: count.press("Tab"))
     rows_match_the_stored_roster(page)
     htmx_post(page, path, lambda: page.locator("#entry-1 td.remove button").click())
     expect(page.locator("tr.entry")).to_have_count(4)

@@ -46,7 +46,7 @@ def test_long_lists_fold_each_row_and_keep_issues_in_sight(page: Page) -> None:
     summary.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#entry-2 .details")).to_be_visible()
-    htmx_post(page, path, lambda: type_and_leave(page.locator("#entry-5-count"), "2"))
+    htmx_post(page, f"{path}/nombres", lambda: type_and_leave(page.locator("#entry-5-count"), "2"))
     expect(page.locator("#entry-2-more")).to_have_attribute("open", "")
     expect(page.locator("#entry-2 .details")).to_be_visible()
     expect(page.locator("#entry-5-more")).not_to_have_attribute("open", "")

@@ -270,7 +270,9 @@ def test_create_fighter_build_list_share_and_duplicate(
     expect(page.locator("#hidden-moves").get_by_label("Raid aérien")).to_be_checked()
     mark_document(page)
     jaffas = page.locator("#entry-1-count")
-    assert htmx_post(page, copy_path, lambda: type_and_leave(jaffas, "2")).status == 200
+    assert (
+        htmx_post(page, f"{copy_path}/nombres", lambda: type_and_leave(jaffas, "2")).status == 200
+    )
     expect(page.locator("#editor [data-total]")).to_have_text("171")
     assert_same_document(page)
 
