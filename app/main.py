@@ -14,7 +14,7 @@ from app import openapi, problems, refusals
 from app.api.v1 import api_routers, heavy
 from app.catalogues import load_books, load_play_sheets, load_systems
 from app.db import make_engine, session_factory
-from app.middleware import BodyLimit, redact_access_log
+from app.middleware import GZIP_LEVEL, GZIP_MINIMUM_BYTES, BodyLimit, redact_access_log
 from app.security.csrf import CsrfGuard, install_template_globals
 from app.security.headers import SecurityHeaders
 from app.security.hosts import CanonicalHost
@@ -115,8 +115,9 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     # Outermost: HTML, CSS, JS and JSON over 500 bytes leave gzip-compressed (level 4: most
-    # of level 9's gain for a fraction of its CPU), security headers included.
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=4)
+    # of level 9's gain for a fraction of its CPU), security headers included; an answer
+    # a heavy worker compressed already (Content-Encoding set) passes through.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
 
     @app.get("/api/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:

@@ -129,6 +129,13 @@ def problem_detail(errors: Sequence[FieldError]) -> str:
     return "; ".join(f"{loc_path(e.loc)}: {e.msg}" for e in errors[:5])
 
 
+def validation_problem(raw: Sequence[Any], body: Any = _MISSING) -> JSONResponse:
+    """The API's 422 for input pydantic refused (`raw`, its errors; `body`, the parsed
+    document when there is one). The heavy workers build it too (app/api/v1/heavy.py)."""
+    errors = validation_errors(raw, body)
+    return problem_response(422, problem_detail(errors) or "Invalid request.", errors=errors)
+
+
 def wants_html(request: Request) -> bool:
     return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
         "accept", ""
@@ -167,11 +174,10 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        errors = validation_errors(exc.errors(), exc.body)
-        detail = problem_detail(errors)
         if wants_html(request):
-            return html_error(request, 422, detail)
-        return problem_response(422, detail or "Invalid request.", errors=errors)
+            errors = validation_errors(exc.errors(), exc.body)
+            return html_error(request, 422, problem_detail(errors))
+        return validation_problem(exc.errors(), exc.body)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:

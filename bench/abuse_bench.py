@@ -10,7 +10,12 @@ Three measures, on a temporary SQLite database and one worker, as http_bench.py 
    /proc; uvicorn without access log, as http_bench.py runs it).
 2. `stall`: `/healthz` latency (wrk, 1 connection) while wrk sends hostile queries on 2
    connections and heavy validations (a body over 64 kB, the offloaded path) on 8.
-3. `memory`: the worker's resident memory after `--ports` requests of an emoji-heavy share
+3. `heavy`: `/healthz` latency (wrk, 1 connection, one request every 10 ms) while 8 wrk
+   connections post a 0.91 MB No Limits list (200 created units: the most entries a list
+   may hold, weapons with house rules; under MAX_BODY_BYTES, 1,000,000) to its validate
+   route in a loop: the offloaded path at its largest (issue 19). Also the serving
+   process's CPU per validation (its own threads, from /proc) and the worker processes'.
+4. `memory`: the worker's resident memory after `--ports` requests of an emoji-heavy share
    page, each with another `Host` port (`localhost:<port>`), then after one view of each of
    `--shares` emoji-heavy share pages from the allowed host. The page memory's bound is
    32 MB (README, Security).
@@ -45,6 +50,7 @@ from http_bench import (
     running_server,
     validate_roster,
 )
+from loop_bench import heavy_roster as largest_roster
 
 EMOJI = "⚔️🛡️🎖️"  # 7 code points, 4-byte ones among them
 
@@ -107,17 +113,22 @@ def hostile_cpu(base: str, pid: int, path: str, requests: int = 200) -> tuple[fl
 
 
 def wrk(base: str, path: str, connections: int, duration: int, workdir: Path, name: str,
-        body: str | None = None) -> subprocess.Popen[str]:  # fmt: skip
+        body: str | None = None, *, lua: str = "", timeout: int = 2,
+        headers: dict[str, str] | None = None) -> subprocess.Popen[str]:  # fmt: skip
     script = workdir / f"{name}.lua"
-    lua = ""
     if body is not None:
         lua = (
             'wrk.method = "POST"\n'
             'wrk.headers["Content-Type"] = "application/json"\n'
             f"wrk.body = {lua_string(body)}\n"
-        )
+        ) + lua
+    for header, value in (headers or {}).items():
+        lua = f"wrk.headers[ {lua_string(header)} ] = {lua_string(value)}\n" + lua
     script.write_text(lua + LUA_DONE)
-    command = [WRK, "-t1", f"-c{connections}", f"-d{duration}s", "-s", str(script), base + path]
+    command = [
+        WRK, "-t1", f"-c{connections}", f"-d{duration}s", f"--timeout={timeout}s",
+        "-s", str(script), base + path,
+    ]  # fmt: skip
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -153,6 +164,59 @@ def stall(base: str, duration: int, workdir: Path) -> dict[str, Any]:
     }
 
 
+# wrk waits this long before each request of the probe: a client checking now and then,
+# not one more load (a closed loop on /healthz would take a core of its own).
+PACED = "function delay()\n  return 10\nend\n"
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of `pid`'s child processes (the heavy pool's workers) so far."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            total += cpu_seconds(int(child)) or 0.0
+    return total
+
+
+def largest(base: str, pid: int, duration: int, workdir: Path, clients: int,
+            gzip: bool) -> dict[str, Any]:  # fmt: skip
+    """/healthz while `clients` connections validate the largest list the API admits."""
+    body = largest_roster().decode()
+    path = "/api/v1/systems/nolimits/validate"
+    accept = {"Accept-Encoding": "gzip"} if gzip else {}
+    with httpx.Client(base_url=base, timeout=120, headers=accept) as client:
+        answer = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        if answer.status_code != 200:
+            raise BenchError(f"largest validate: {answer.status_code} {answer.text[:300]}")
+        answer_bytes = len(answer.content)
+    before = (cpu_seconds(pid) or 0.0, children_cpu(pid))
+    load = wrk(base, path, clients, duration + 2, workdir, "largest", body, timeout=120,
+               headers=accept)  # fmt: skip
+    time.sleep(1)
+    probe = wrk(base, "/healthz", 1, duration, workdir, "paced", lua=PACED)
+    out, _ = probe.communicate()
+    text, _ = load.communicate()
+    after = (cpu_seconds(pid) or 0.0, children_cpu(pid))
+    healthz, heavy = parse_wrk("healthz", out), parse_wrk("largest", text)
+    served = heavy.requests + healthz.requests  # the serving process's CPU is for both
+    return {
+        "body_bytes": len(body.encode()),
+        "answer_bytes": answer_bytes,
+        "accept_gzip": gzip,
+        "clients": clients,
+        "healthz": {
+            "requests": healthz.requests, "p50_ms": healthz.p50_ms, "p99_ms": healthz.p99_ms,
+            "errors": healthz.bad_status + healthz.socket_errors,
+        },
+        "validations": heavy.requests,
+        "validation_errors": heavy.bad_status + heavy.socket_errors,
+        "serving_cpu_ms_per_request": round((after[0] - before[0]) * 1000 / max(served, 1), 2),
+        "workers_cpu_ms_per_validation": round(
+            (after[1] - before[1]) * 1000 / max(heavy.requests, 1), 1
+        ),
+    }  # fmt: skip
+
+
 def memory(base: str, pid: int, ports: int, shares: int) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     with httpx.Client(base_url=base, timeout=60) as client:
@@ -180,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shares", type=int, default=300)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--skip", choices=["hostile", "stall", "memory"], action="append")
+    parser.add_argument("--clients", type=int, default=8, help="heavy's validating clients")
+    parser.add_argument("--gzip", action="store_true", help="heavy's clients accept gzip")
+    parser.add_argument("--skip", choices=["hostile", "stall", "heavy", "memory"], action="append")
     args = parser.parse_args(argv)
     skip = set(args.skip or [])
     # The bench seeds hundreds of rosters and shares: no limits on this server.
@@ -203,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
             if "stall" not in skip:
                 report["stall"] = stall(server.base, args.duration, workdir)
                 print("stall:", json.dumps(report["stall"]))
+            if "heavy" not in skip:
+                report["heavy"] = largest(
+                    server.base, server.pid, args.duration, workdir, args.clients, args.gzip
+                )
+                print("heavy:", json.dumps(report["heavy"]))
             if "memory" not in skip:
                 report["memory"] = memory(server.base, server.pid, args.ports, args.shares)
                 print("memory:", json.dumps(report["memory"]))

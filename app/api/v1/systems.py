@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.api.v1 import heavy
 from app.http_cache import Memo
+from app.middleware import accepts_gzip
 from app.problems import ApiError, FieldError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
 
@@ -91,7 +92,10 @@ def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], Base
         except (ValueError, RecursionError):  # pydantic's own parser stops at its depth
             document = None
         raise RequestValidationError(errors, body=document) from None
-    return compute(parsed).model_dump_json().encode()
+    result = compute(parsed)
+    # `model_dump_json().encode()` without the round trip through str (29 kB for 50
+    # entries): the same bytes.
+    return result.__pydantic_serializer__.to_json(result)
 
 
 def is_json(content_type: str) -> bool:
@@ -134,11 +138,11 @@ async def calculate(
     if len(body) >= OFFLOAD_BYTES:
         executor = getattr(request.app.state, "heavy_pool", None)
         if executor is not None and process_job is not None:
-            answer = await heavy.computed(executor, *process_job, body)
-        else:
-            answer = await anyio.to_thread.run_sync(
-                _computed, body, model, compute, limiter=HEAVY_AT_ONCE
-            )
+            gzip = accepts_gzip(request.headers)
+            return await heavy.answered(executor, *process_job, body, gzip)
+        answer = await anyio.to_thread.run_sync(
+            _computed, body, model, compute, limiter=HEAVY_AT_ONCE
+        )
         return Response(answer, media_type="application/json")
     key = hashlib.sha256(body).digest()
     known = answers.get(key) if answers is not None else None
