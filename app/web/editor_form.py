@@ -51,8 +51,13 @@ class SystemForms(Protocol):
 
 
 def entry_ref(entry: dict[str, Any]) -> str:
+    """A row's entry without what the row's own fields say, in canonical JSON: the same text
+    whether the entry was read from the database (PostgreSQL's JSONB orders keys its own
+    way) or is the document just written."""
     return json.dumps(
-        {k: v for k, v in entry.items() if k not in ("count", "name")}, ensure_ascii=False
+        {k: v for k, v in entry.items() if k not in ("count", "name")},
+        ensure_ascii=False,
+        sort_keys=True,
     )
 
 
