@@ -208,7 +208,7 @@ def test_create_the_titan_build_a_company_share_and_score(page: Page, live_serve
 
     # Six of them, with their sergeant ("De 0 à 1 chef d'unité", L115; 49 points).
     count = page.locator("#entry-1-count")
-    htmx_post(page, roster_path, lambda: type_and_leave(count, "6"))
+    htmx_post(page, f"{roster_path}/nombres", lambda: type_and_leave(count, "6"))
     leader = section.get_by_label("Chef d'unité (Sergent)")
     htmx_post(page, roster_path, lambda: leader.check())
     expect(leader).to_be_checked()

@@ -39,7 +39,9 @@ def test_modifier_reopens_the_row_and_saves_over_it(
     names_before = [
         rows.nth(i).locator(".entry-name").get_attribute("placeholder") for i in range(count)
     ]
-    htmx_post(page, editor, lambda: type_and_leave(page.locator(f"#entry-{last}-count"), "2"))
+    htmx_post(
+        page, f"{editor}/nombres", lambda: type_and_leave(page.locator(f"#entry-{last}-count"), "2")
+    )
 
     page.locator(f"#entry-{last}-edit").click()
     page.wait_for_url(re.compile(rf"/{system}/createur\?liste=.*&entree={last}$"))
