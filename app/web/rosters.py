@@ -2,9 +2,11 @@
 
 import json
 import re
+import threading
 from collections.abc import Mapping
 from typing import Any
 
+from cachetools import LRUCache
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
@@ -30,6 +32,7 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
+from app.systems.summary import SummaryLine
 from app.web.deps import ChosenRoster, EditableRoster, FormDep, join, writing_carnet
 from app.web.editor_form import (
     SystemForms,
@@ -272,19 +275,61 @@ def with_counts(
 def changed_rows(
     before: tuple[list[Any], Any, list[Any]], after: tuple[list[Any], Any, list[Any]]
 ) -> list[int]:
-    """The rows whose entry, result or summary lines differ (entries, result, lines)."""
+    """The rows whose entry, result or summary lines differ (entries, result, lines). A
+    line's group is not drawn in its row (the share page heads each group with it): an
+    Infinity group's label counts its figures, and one count change would otherwise redraw
+    every row of the group."""
     (entries, result, lines), (new_entries, new_result, new_lines) = before, after
     return [
         i
         for i in range(len(new_entries))
         if entries[i] != new_entries[i]
         or result.entries[i] != new_result.entries[i]
-        or lines[i] != new_lines[i]
+        or (lines[i] != new_lines[i] and drawn(lines[i]) != drawn(new_lines[i]))
     ]
+
+
+def drawn(lines: list[SummaryLine]) -> list[dict[str, Any]]:
+    """What an editor row shows of its summary lines: all but their group."""
+    return [{k: v for k, v in vars(line).items() if k != "group"} for line in lines]
+
+
+# How many lists' last shown rows each process keeps for their next count change.
+SHOWN_LISTS = 64
+
+
+class Shown:
+    """What the editor last showed of a list at a version: its entries, result and summary
+    lines per entry, and how many extras (issue 19). A count change compares its new rows
+    with these instead of validating the version it replaces a second time. Keyed by
+    (list, version): a version is one document (compare-and-swap), so an entry is never
+    stale, only missing (another process saved it, or it was evicted), and then the count
+    path validates the stored version as before. Bounded by count, guarded by a lock (the
+    routes run in the thread pool)."""
+
+    def __init__(self, size: int = SHOWN_LISTS) -> None:
+        self._lists: LRUCache[tuple[str, int], tuple[list[Any], Any, list[Any], int]] = LRUCache(
+            maxsize=size
+        )
+        self._lock = threading.Lock()
+
+    def remember(self, roster: Roster, result: Any, lines: list[Any], extras: int) -> None:
+        with self._lock:
+            self._lists[(roster.id, roster.version)] = (
+                roster.document.get("entries", []),
+                result,
+                lines,
+                extras,
+            )
+
+    def get(self, roster: Roster) -> tuple[list[Any], Any, list[Any], int] | None:
+        with self._lock:
+            return self._lists.get((roster.id, roster.version))
 
 
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
+    shown = Shown()
 
     def editor(
         request: Request,
@@ -313,6 +358,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             if any(gone):
                 kept = fighter_states.counted(session, roster, parsed, rows)
                 totals, totals_summary = check(system, kept)
+        entry_lines = lines_per_entry(len(entries), summary)
+        if status == 200 and summary is not None and not any(gone) and document == roster.document:
+            shown.remember(roster, result, entry_lines, len(summary.extras))
         context = {
             # What the list's units drawn from army books would get (« Mettre à jour »).
             "book_updates": book_updates(systems, system, roster, parsed, document),
@@ -322,7 +370,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "roster": roster,
             "doc": document,
             "entry_refs": [entry_ref(e) for e in entries],
-            "entry_lines": lines_per_entry(len(entries), summary),
+            "entry_lines": entry_lines,
             # Rows the creator can reopen ("Modifier"), once what is shown is what is stored.
             "reopen": [
                 status == 200 and isinstance(e, dict) and forms[system.id].reopened(e) is not None
@@ -577,7 +625,6 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         if document is None or not version.isdigit() or int(version[:9]) != roster.version:
             return Response(status_code=200, headers=WHOLE_FORM)
         try:
-            before = system.roster_model.model_validate(stored)
             parsed = system.roster_model.model_validate(document)
         except ValidationError:
             return Response(status_code=200, headers=WHOLE_FORM)
@@ -586,8 +633,20 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         from app.book_service import drawn_units
 
         simple = not fighter_states.has_fighter_ids(stored) and not drawn_units(system, stored)
-        if simple:
+        # What the page shows now: remembered from the answer that drew it, else validated.
+        old = shown.get(roster) if simple else None
+        if simple and old is None:
+            try:
+                before = system.roster_model.model_validate(stored)
+            except ValidationError:
+                return Response(status_code=200, headers=WHOLE_FORM)
             old_result, old_summary = check(system, before)
+            old = (
+                before.model_dump(mode="json")["entries"],  # as `new`'s: normalized
+                old_result,
+                lines_per_entry(len(stored.get("entries", [])), old_summary),
+                len(old_summary.extras),
+            )
         try:
             roster = rosters.replace(
                 roster, roster.version, parsed, counted_as=parsed if simple else None
@@ -600,14 +659,14 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         new = roster.document
         if not simple:
             return editor(request, roster, new, parsed=parsed)
+        assert old is not None
         result, summary = check(system, parsed)
         entries = new.get("entries", [])
         lines = lines_per_entry(len(entries), summary)
-        old_lines = lines_per_entry(len(entries), old_summary)
-        if len(summary.extras) != len(old_summary.extras):
+        if len(summary.extras) != old[3] or len(old[0]) != len(entries):
             return editor(request, roster, new, parsed=parsed)
-        old_entries = before.model_dump(mode="json")["entries"]  # as `new`'s: normalized
-        rows = changed_rows((old_entries, old_result, old_lines), (entries, result, lines))
+        rows = changed_rows(old[:3], (entries, result, lines))
+        shown.remember(roster, result, lines, len(summary.extras))
         context = {
             "system": system,
             "roster": roster,
