@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     # default: with 0, /healthz p99 was 103 ms while 8 clients sent heavy validations, with
     # 1 it was 10 ms (bench/abuse_bench.py, stall). Spawned at the first heavy body only.
     heavy_processes: int = Field(default=1, ge=0, le=64)
+    # The engines remember each entry's result and summary lines (app/systems/memo.py): a
+    # save changes one entry, the others are answered from memory. Off: every entry is
+    # computed at every call (the answers are the same: tests/systems/test_engine_memo.py).
+    engine_memo: bool = True
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
     # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for

@@ -33,6 +33,7 @@ from app.systems.bastos.queries import BastosOddsQuery, OddsQuery
 from app.systems.bastos.roster import (
     BastosBandDerived,
     BastosEntryBase,
+    BastosEntryResult,
     BastosExtras,
     BastosResult,
     BastosRosterBase,
@@ -41,6 +42,7 @@ from app.systems.bastos.roster import (
 )
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
+from app.systems.memo import Memo
 
 __all__ = [
     "BastosBandDerived",
@@ -84,6 +86,8 @@ class BastosSystem(
         super().__init__(catalogue)
         # A sheet is a pure function of (rep, leader, star, weapon): bands repeat figures.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
+        self._entries: Memo[tuple[BastosEntryResult, BastosFigure]] = Memo()
+        self._lines: Memo[SummaryLine] = Memo()
 
     def cost(self, unit: BastosFigure, /) -> BastosFigureCost:
         return self._cached_cost(unit.rep, unit.leader, unit.star, unit.weapon)
@@ -93,7 +97,7 @@ class BastosSystem(
         return cost_figure(self.data, figure)
 
     def validate(self, roster: BastosRosterBase, /) -> BastosResult:
-        return validate_roster(self.data, roster)
+        return validate_roster(self.data, roster, self._entries)
 
     def unit_name(self, roster: BastosRosterBase, entry: Any) -> str | None:
         return self.data.figure(entry.unit).name
@@ -160,7 +164,7 @@ class BastosSystem(
         return [example_document(self.data, example) for example in self.data.examples]
 
     def summary_lines(self, roster: BastosRosterBase, result: BastosResult) -> list[SummaryLine]:
-        return summary_lines(self.data, roster, result)
+        return summary_lines(self.data, roster, result, self._lines)
 
     def summary_notes(self, roster: BastosRosterBase, result: BastosResult) -> list[str]:
         return summary_notes(roster)

@@ -6,7 +6,7 @@ No points anywhere: a summary has no budget, its `totals` say what a band is mad
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -16,6 +16,7 @@ from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
 from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
+from app.systems.memo import Memo
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -129,27 +130,39 @@ def figure_badges(figure: BastosFigure, catalogue: Catalogue) -> list[Badge]:
 
 
 def summary_lines(
-    catalogue: Catalogue, roster: BastosRosterBase, result: BastosResult
+    catalogue: Catalogue,
+    roster: BastosRosterBase,
+    result: BastosResult,
+    memo: "Memo[SummaryLine] | None" = None,
 ) -> list[SummaryLine]:
-    lines = []
-    for entry, entry_result in zip(roster.entries, result.entries, strict=True):
-        figure, _name = entry_figure(catalogue, entry)
-        derived = entry_result.derived
-        details = [weapon_row(derived.weapon)] if derived.weapon else []
-        test = "Test de Rep, dé de leader" if derived.leader else "Test de Rep"
-        details.append(f"{test} : {rep_test_text(derived.rep_test)}")
-        lines.append(
-            SummaryLine(
-                name=entry_result.name,
-                count=entry_result.count,
-                points_each=0,
-                points=0,
-                badges=figure_badges(figure, catalogue),
-                details=details,
-                issues=entry_result.issues,
-            )
+    """One line per figure; `memo`: a memory of lines, each a function of its entry and
+    the entry's result (app/systems/memo.py)."""
+    return [
+        summary_line(catalogue, entry, entry_result)
+        if memo is None
+        else memo(
+            (entry.model_dump_json(), entry_result.model_dump_json()),
+            partial(summary_line, catalogue, entry, entry_result),
         )
-    return lines
+        for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+    ]
+
+
+def summary_line(catalogue: Catalogue, entry: Any, entry_result: Any) -> SummaryLine:
+    figure, _name = entry_figure(catalogue, entry)
+    derived = entry_result.derived
+    details = [weapon_row(derived.weapon)] if derived.weapon else []
+    test = "Test de Rep, dé de leader" if derived.leader else "Test de Rep"
+    details.append(f"{test} : {rep_test_text(derived.rep_test)}")
+    return SummaryLine(
+        name=entry_result.name,
+        count=entry_result.count,
+        points_each=0,
+        points=0,
+        badges=figure_badges(figure, catalogue),
+        details=details,
+        issues=entry_result.issues,
+    )
 
 
 def _noun(count: int, singular: str, plural: str) -> Total:

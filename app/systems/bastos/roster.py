@@ -4,6 +4,7 @@ Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 """
 
 from collections import Counter
+from functools import partial
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, field_validator
@@ -21,6 +22,7 @@ from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
 from app.systems.building import roster_document
 from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
+from app.systems.memo import Memo
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -183,15 +185,33 @@ def band_issues(derived: BastosBandDerived, roster: RosterShape) -> list[Issue]:
     return issues + points_not_used(roster.points_limit)
 
 
-def validate_roster(catalogue: Catalogue, roster: RosterShape) -> BastosResult:
-    """Band totals and issues: `issues` holds the list's own, each entry holds its own."""
-    named = [entry_figure(catalogue, entry) for entry in roster.entries]
-    entries = [
-        _entry_result(catalogue, entry, index, figure, name)
-        for index, (entry, (figure, name)) in enumerate(zip(roster.entries, named, strict=True))
+def _figure_result(
+    catalogue: Catalogue, entry: EntryShape, index: int
+) -> tuple[BastosEntryResult, BastosFigure]:
+    figure, name = entry_figure(catalogue, entry)
+    return _entry_result(catalogue, entry, index, figure, name), figure
+
+
+def validate_roster(
+    catalogue: Catalogue,
+    roster: RosterShape,
+    memo: "Memo[tuple[BastosEntryResult, BastosFigure]] | None" = None,
+) -> BastosResult:
+    """Band totals and issues: `issues` holds the list's own, each entry holds its own.
+    `memo`: a memory of entry results, each a function of the entry and its index
+    (app/systems/memo.py)."""
+    results = [
+        _figure_result(catalogue, entry, index)
+        if memo is None
+        else memo(
+            (entry.model_dump_json(), index),
+            partial(_figure_result, catalogue, entry, index),
+        )
+        for index, entry in enumerate(roster.entries)
     ]
+    entries = [result for result, _ in results]
     counted = [
-        (figure, entry.count) for entry, (figure, _) in zip(roster.entries, named, strict=True)
+        (figure, entry.count) for entry, (_, figure) in zip(roster.entries, results, strict=True)
     ]
     derived = band_derived(counted, catalogue)
     return BastosResult.of(roster, 0, band_issues(derived, roster), entries, derived)

@@ -1,7 +1,7 @@
 """Dices & Colors System 1.0 with the Stargate's War army lists (`dcsystem`)."""
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from app.systems.base import (
@@ -32,12 +32,14 @@ from app.systems.dcsystem.present import (
     dice_badges,
 )
 from app.systems.dcsystem.roster import (
+    DcsystemEntryResult,
     DcsystemResult,
     DcsystemRosterBase,
     DcsystemScoreRequest,
     score,
     validate_roster,
 )
+from app.systems.memo import Memo
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
@@ -63,6 +65,8 @@ class DcSystem(
         super().__init__(catalogue)
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
+        self._entries: Memo[DcsystemEntryResult] = Memo()
+        self._lines: Memo[SummaryLine] = Memo()
 
     def cost(self, unit: DcsystemFighter, /) -> DcsystemFighterCost:
         return self._cached_cost(unit.level, tuple(unit.items))
@@ -71,7 +75,7 @@ class DcSystem(
         return cost_fighter(self.data, DcsystemFighter(level=level, items=list(items)))
 
     def validate(self, roster: DcsystemRosterBase, /) -> DcsystemResult:
-        return validate_roster(self.data, roster, self.cost)
+        return validate_roster(self.data, roster, self.cost, self._entries)
 
     def unit_name(self, roster: DcsystemRosterBase, entry: Any) -> str | None:
         return self.data.unit(entry.unit).name
@@ -151,33 +155,36 @@ class DcSystem(
     def summary_lines(
         self, roster: DcsystemRosterBase, result: DcsystemResult
     ) -> list[SummaryLine]:
-        lines = []
-        for entry, entry_result in zip(roster.entries, result.entries, strict=True):
-            derived = entry_result.derived
-            if entry.unit is not None:
-                item_ids = self.data.unit(entry.unit).items
-            else:
-                assert entry.custom is not None
-                item_ids = entry.custom.items
-            lines.append(
-                SummaryLine(
-                    name=entry_result.name,
-                    count=entry_result.count,
-                    points_each=entry_result.unit_points,
-                    points=entry_result.points,
-                    counted=entry_result.counted,
-                    group="Renfort (non compté)" if not entry_result.counted else None,
-                    badges=dice_badges(derived.dice),
-                    details=[
-                        f"Niveau {derived.level}",
-                        ", ".join(
-                            self.data.item(item_id).name for item_id in dict.fromkeys(item_ids)
-                        ),
-                    ],
-                    issues=entry_result.issues,
-                )
+        # Each line is a function of its entry and the entry's result (app/systems/memo.py).
+        return [
+            self._lines(
+                (entry.model_dump_json(), entry_result.model_dump_json()),
+                partial(self._line, entry, entry_result),
             )
-        return lines
+            for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+        ]
+
+    def _line(self, entry: Any, entry_result: DcsystemEntryResult) -> SummaryLine:
+        derived = entry_result.derived
+        if entry.unit is not None:
+            item_ids = self.data.unit(entry.unit).items
+        else:
+            assert entry.custom is not None
+            item_ids = entry.custom.items
+        return SummaryLine(
+            name=entry_result.name,
+            count=entry_result.count,
+            points_each=entry_result.unit_points,
+            points=entry_result.points,
+            counted=entry_result.counted,
+            group="Renfort (non compté)" if not entry_result.counted else None,
+            badges=dice_badges(derived.dice),
+            details=[
+                f"Niveau {derived.level}",
+                ", ".join(self.data.item(item_id).name for item_id in dict.fromkeys(item_ids)),
+            ],
+            issues=entry_result.issues,
+        )
 
     def summary_extras(
         self, roster: DcsystemRosterBase, result: DcsystemResult

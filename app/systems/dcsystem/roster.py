@@ -30,6 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
+from app.systems.memo import Memo
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
@@ -146,15 +147,25 @@ def _entry_result(
 
 
 def validate_roster(
-    catalogue: Catalogue, roster: RosterShape, cost: CostFunction | None = None
+    catalogue: Catalogue,
+    roster: RosterShape,
+    cost: CostFunction | None = None,
+    memo: "Memo[DcsystemEntryResult] | None" = None,
 ) -> DcsystemResult:
-    """Totals and issues of a roster; `cost` may be a cached `cost_fighter` (costs are pure)."""
+    """Totals and issues of a roster; `cost` may be a cached `cost_fighter` (costs are pure),
+    `memo` a memory of entry results (each a function of the entry, its index and the
+    costing: app/systems/memo.py)."""
     extras = roster.extras
-    cost = cost or (lambda fighter: cost_fighter(catalogue, fighter))
-    entries = [
-        _entry_result(catalogue, entry, index, extras.costing, cost)
-        for index, entry in enumerate(roster.entries)
-    ]
+    costing = extras.costing
+    priced = cost or (lambda fighter: cost_fighter(catalogue, fighter))
+
+    def result(index: int, entry: EntryShape) -> DcsystemEntryResult:
+        if memo is None:
+            return _entry_result(catalogue, entry, index, costing, priced)
+        key = (entry.model_dump_json(), index, costing)  # type: ignore[attr-defined]
+        return memo(key, lambda: _entry_result(catalogue, entry, index, costing, priced))
+
+    entries = [result(index, entry) for index, entry in enumerate(roster.entries)]
     moves = [catalogue.hidden_move(move_id) for move_id in extras.hidden_moves]
     roster_issues = _hidden_move_issues(catalogue, extras)
 
@@ -163,13 +174,13 @@ def validate_roster(
     reinforcement_indexes = [i for i, e in enumerate(roster.entries) if e.group == "renfort"]
     if reinforcement_indexes and renfort is None:
         for i in reinforcement_indexes:
-            entries[i].issues.append(
-                error(
-                    "reinforcement_without_hidden_move",
-                    "Le groupe Renfort demande le coup caché « Renfort » (L359).",
-                    f"entries[{i}].group",
-                )
+            missing = error(
+                "reinforcement_without_hidden_move",
+                "Le groupe Renfort demande le coup caché « Renfort » (L359).",
+                f"entries[{i}].group",
             )
+            # A copy: the entry's own result may be the memory's (app/systems/memo.py).
+            entries[i] = entries[i].model_copy(update={"issues": [*entries[i].issues, missing]})
     if renfort is not None and renfort.reinforcement_limit is not None:
         limit = renfort.reinforcement_limit
         if reinforcement_points > limit:

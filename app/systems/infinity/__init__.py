@@ -43,6 +43,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     validate_roster,
 )
+from app.systems.memo import Memo
 
 __all__ = [
     "Catalogue",
@@ -88,12 +89,14 @@ class InfinitySystem(
     def __init__(self, data: Catalogue) -> None:
         super().__init__(data)
         self.presenter = Presenter(data)
+        self._entries: Memo[InfinityEntryResult] = Memo()
+        self._lines: Memo[SummaryLine] = Memo()
 
     def cost(self, unit: InfinityCostRequest, /) -> InfinityTrooperCost:
         return cost_trooper(self.data, unit)
 
     def validate(self, roster: InfinityRoster, /) -> InfinityResult:
-        return validate_roster(self.data, roster)
+        return validate_roster(self.data, roster, self._entries)
 
     def unit_name(self, roster: InfinityRoster, entry: Any) -> str | None:
         trooper = resolve_unit(self.data, roster, entry.unit)
@@ -120,7 +123,7 @@ class InfinitySystem(
         return example_documents(self.data)
 
     def summary_lines(self, roster: InfinityRoster, result: InfinityResult) -> list[SummaryLine]:
-        return self.presenter.lines(roster, result)
+        return self.presenter.lines(roster, result, self._lines)
 
     def budgets(self, roster: InfinityRoster, result: InfinityResult) -> list[Budget]:
         return self.presenter.budgets(result)

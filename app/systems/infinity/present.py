@@ -4,6 +4,7 @@ and the exports ("GROUPE 1 — ...", each trooper with its option, SWC and point
 "SWC 5.5/6 | points 300/300")."""
 
 from fractions import Fraction
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -13,7 +14,13 @@ from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemO
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
-from app.systems.infinity.roster import InfinityResult, resolve_unit
+from app.systems.infinity.roster import (
+    InfinityEntryResult,
+    InfinityResult,
+    resolve_unit,
+    trooper_key,
+)
+from app.systems.memo import Memo
 
 ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 
@@ -192,56 +199,73 @@ class Presenter:
     def skill_names(self, trooper: InfinityTrooper) -> str:
         return ", ".join(self.names.get(skill, skill) for skill in trooper.skills)
 
-    def lines(self, roster: InfinityRoster, result: InfinityResult) -> list[SummaryLine]:
+    def lines(
+        self,
+        roster: InfinityRoster,
+        result: InfinityResult,
+        memo: "Memo[SummaryLine] | None" = None,
+    ) -> list[SummaryLine]:
+        """One line per entry; `memo`: a memory of lines, each a function of its entry, the
+        entry's result, its trooper and its group's heading (app/systems/memo.py)."""
         groups = {group.group: group for group in result.derived.groups}
         lines = []
         for entry, entry_result in zip(roster.entries, result.entries, strict=True):
             trooper = resolve_unit(self.data, roster, entry.unit)
-            option = trooper.option(entry.option) if trooper is not None else None
-            derived = entry_result.derived
-            badges = []
-            if option is not None:
-                swc = swc_figure(option.swc)
-                if entry.count > 1 and option.swc:
-                    swc += f" chacun, {swc_figure(Fraction(option.swc) * entry.count)}"
-                badges.append(Badge(text=f"SWC {swc}", kind="swc", colour=COLOURS["swc"]))
-            if derived.lieutenant:
-                badges.append(
-                    Badge(text="Lieutenant", kind="lieutenant", colour=COLOURS["lieutenant"])
-                )
-            if derived.orders == "irregular":
-                badges.append(
-                    Badge(text="Irrégulier", kind="irregular", colour=COLOURS["irregular"])
-                )
-            if derived.impetuous:
-                badges.append(
-                    Badge(text="Impétueux", kind="impetuous", colour=COLOURS["impetuous"])
-                )
-            if entry.reserve:
-                badges.append(
-                    Badge(text="En réserve (AD)", kind="reserve", colour=COLOURS["reserve"])
-                )
-            details = []
-            if trooper is not None:
-                details.append(profile_text(trooper))
-                if trooper.skills:
-                    details.append(self.skill_names(trooper))
-            if option is not None and option.equipment:
-                details.append(", ".join(self.names.get(e, e) for e in option.equipment))
-            lines.append(
-                SummaryLine(
-                    name=option_label(entry_result.name, option, entry.option),
-                    count=entry_result.count,
-                    points_each=entry_result.unit_points,
-                    points=entry_result.points,
-                    counted=entry_result.counted,
-                    group=group_heading(entry.group, groups.get(entry.group)),
-                    badges=badges,
-                    details=details,
-                    issues=entry_result.issues,
-                )
+            heading = group_heading(entry.group, groups.get(entry.group))
+            make = partial(self.line, entry, entry_result, trooper, heading)
+            if memo is None:
+                lines.append(make())
+                continue
+            key = (
+                entry.model_dump_json(),
+                entry_result.model_dump_json(),
+                trooper_key(self.data, trooper),
+                heading,
             )
+            lines.append(memo(key, make))
         return lines
+
+    def line(
+        self,
+        entry: Any,
+        entry_result: InfinityEntryResult,
+        trooper: InfinityTrooper | None,
+        heading: str,
+    ) -> SummaryLine:
+        option = trooper.option(entry.option) if trooper is not None else None
+        derived = entry_result.derived
+        badges = []
+        if option is not None:
+            swc = swc_figure(option.swc)
+            if entry.count > 1 and option.swc:
+                swc += f" chacun, {swc_figure(Fraction(option.swc) * entry.count)}"
+            badges.append(Badge(text=f"SWC {swc}", kind="swc", colour=COLOURS["swc"]))
+        if derived.lieutenant:
+            badges.append(Badge(text="Lieutenant", kind="lieutenant", colour=COLOURS["lieutenant"]))
+        if derived.orders == "irregular":
+            badges.append(Badge(text="Irrégulier", kind="irregular", colour=COLOURS["irregular"]))
+        if derived.impetuous:
+            badges.append(Badge(text="Impétueux", kind="impetuous", colour=COLOURS["impetuous"]))
+        if entry.reserve:
+            badges.append(Badge(text="En réserve (AD)", kind="reserve", colour=COLOURS["reserve"]))
+        details = []
+        if trooper is not None:
+            details.append(profile_text(trooper))
+            if trooper.skills:
+                details.append(self.skill_names(trooper))
+        if option is not None and option.equipment:
+            details.append(", ".join(self.names.get(e, e) for e in option.equipment))
+        return SummaryLine(
+            name=option_label(entry_result.name, option, entry.option),
+            count=entry_result.count,
+            points_each=entry_result.unit_points,
+            points=entry_result.points,
+            counted=entry_result.counted,
+            group=heading,
+            badges=badges,
+            details=details,
+            issues=entry_result.issues,
+        )
 
     def budgets(self, result: InfinityResult) -> list[Budget]:
         swc = result.derived.swc

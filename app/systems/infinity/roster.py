@@ -5,6 +5,8 @@
 Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 """
 
+from functools import partial
+
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.catalogued import over_points_limit
 from app.systems.infinity.catalogue import Catalogue, Rules
@@ -32,6 +34,7 @@ from app.systems.infinity.engine import (
     unknown_option,
 )
 from app.systems.infinity.models import InfinityEntry, InfinityRoster, InfinityTrooper, swc_fraction
+from app.systems.memo import Memo
 
 
 class InfinityEntryResult(EntryResult[InfinityEntryDerived]):
@@ -119,8 +122,22 @@ def _unresolved_result(
     )
 
 
-def validate_roster(catalogue: Catalogue, roster: InfinityRoster) -> InfinityResult:
-    """Points, SWC, Lieutenant, AVA, combat groups and orders of a list, with its issues."""
+def trooper_key(catalogue: Catalogue, trooper: InfinityTrooper | None) -> str | None:
+    """What identifies a trooper in a memory's key (app/systems/memo.py): a catalogue
+    trooper its id, a list's own (extras.units) all it says."""
+    if trooper is None or catalogue.unit(trooper.id) is trooper:
+        return None if trooper is None else trooper.id
+    return trooper.model_dump_json()
+
+
+def validate_roster(
+    catalogue: Catalogue,
+    roster: InfinityRoster,
+    memo: "Memo[InfinityEntryResult] | None" = None,
+) -> InfinityResult:
+    """Points, SWC, Lieutenant, AVA, combat groups and orders of a list, with its issues.
+    `memo`: a memory of placed entries' results, each a function of the entry, its index,
+    its trooper and the issues the list gives it (app/systems/memo.py)."""
     rules = catalogue.rules
     placed: list[Placed] = []
     results: dict[int, InfinityEntryResult] = {}
@@ -134,7 +151,17 @@ def validate_roster(catalogue: Catalogue, roster: InfinityRoster) -> InfinityRes
 
     irregular = irregular_lieutenant_issues(placed)
     for p in placed:
-        results[p.index] = _placed_result(rules, p, reserve_issues(p) + irregular.get(p.index, []))
+        issues = reserve_issues(p) + irregular.get(p.index, [])
+        if memo is None:
+            results[p.index] = _placed_result(rules, p, issues)
+            continue
+        key = (
+            p.entry.model_dump_json(),
+            p.index,
+            trooper_key(catalogue, p.trooper),
+            tuple(issue.model_dump_json() for issue in issues),
+        )
+        results[p.index] = memo(key, partial(_placed_result, rules, p, issues))
     entries = [results[index] for index in range(len(roster.entries))]
 
     points = sum(entry.points for entry in entries)

@@ -5,11 +5,13 @@ summaries show the gang's totals (figures, actions, XP, initiative, rout, comman
 """
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
+from app.systems.memo import Memo
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
@@ -26,6 +28,7 @@ from app.systems.necrowarzone.present import (
     summary_line,
 )
 from app.systems.necrowarzone.rosters import (
+    NecrowarzoneEntryResult,
     NecrowarzoneGangDerived,
     NecrowarzoneResult,
     entry_figure,
@@ -82,11 +85,16 @@ class NecrowarzoneSystem(
     has_points = False
     shot_model = NecrowarzoneShotRequest
 
+    def __init__(self, catalogue: Catalogue) -> None:
+        super().__init__(catalogue)
+        self._entries: Memo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] = Memo()
+        self._lines: Memo[SummaryLine] = Memo()
+
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
         return cost_figure(self.data, unit)
 
     def validate(self, roster: NecrowarzoneRosterBase, /) -> NecrowarzoneResult:
-        return validate_roster(self.data, roster)
+        return validate_roster(self.data, roster, self._entries)
 
     def unit_name(self, roster: NecrowarzoneRosterBase, entry: Any) -> str | None:
         return entry_figure(self.data, entry)[1]
@@ -125,10 +133,17 @@ class NecrowarzoneSystem(
     def summary_lines(
         self, roster: NecrowarzoneRosterBase, result: NecrowarzoneResult
     ) -> list[SummaryLine]:
+        # A line is a function of its entry and the entry's result (app/systems/memo.py).
         return [
-            summary_line(entry_figure(self.data, entry)[0], entry_result)
+            self._lines(
+                (entry.model_dump_json(), entry_result.model_dump_json()),
+                partial(self._line, entry, entry_result),
+            )
             for entry, entry_result in zip(roster.entries, result.entries, strict=True)
         ]
+
+    def _line(self, entry: Any, entry_result: NecrowarzoneEntryResult) -> SummaryLine:
+        return summary_line(entry_figure(self.data, entry)[0], entry_result)
 
     def totals(self, roster: NecrowarzoneRosterBase, result: NecrowarzoneResult) -> list[Total]:
         return gang_totals(result)

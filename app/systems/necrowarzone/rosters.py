@@ -6,6 +6,7 @@ actions, the chef's XP for initiative (L13) and the rout threshold (L84).
 Lnn = line of shared/rules/necromunda-warzone.fr.txt.
 """
 
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -13,6 +14,7 @@ from pydantic import BaseModel, Field
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.building import roster_document
 from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
+from app.systems.memo import Memo
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -102,19 +104,36 @@ def _gang_issues(roster: NecrowarzoneRosterBase, leaders: int) -> list[Issue]:
     )
 
 
-def validate_roster(catalogue: Catalogue, roster: NecrowarzoneRosterBase) -> NecrowarzoneResult:
+def _entry_result(
+    catalogue: Catalogue, entry: Any, index: int
+) -> tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]:
+    figure, default_name, key = entry_figure(catalogue, entry)
+    costed = cost_figure(catalogue, figure)
+    where = f"entries[{index}].{key}"
+    name = entry.name or default_name
+    return unpriced_entry(NecrowarzoneEntryResult, entry, name, costed, where), figure
+
+
+def validate_roster(
+    catalogue: Catalogue,
+    roster: NecrowarzoneRosterBase,
+    memo: "Memo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] | None" = None,
+) -> NecrowarzoneResult:
     """Each figure's numbers and issues, the gang's totals, and the gang's own issues.
 
-    `result.issues` holds the gang's issues only; each entry's are in `entries[i].issues`."""
+    `result.issues` holds the gang's issues only; each entry's are in `entries[i].issues`.
+    `memo`: a memory of entry results, each a function of the entry and its index
+    (app/systems/memo.py)."""
     entries: list[NecrowarzoneEntryResult] = []
     figures: list[tuple[NecrowarzoneFigure, int]] = []
     for index, entry in enumerate(roster.entries):
-        figure, default_name, key = entry_figure(catalogue, entry)
-        costed = cost_figure(catalogue, figure)
+        if memo is None:
+            result, figure = _entry_result(catalogue, entry, index)
+        else:
+            key = (entry.model_dump_json(), index)
+            result, figure = memo(key, partial(_entry_result, catalogue, entry, index))
         figures.append((figure, entry.count))
-        where = f"entries[{index}].{key}"
-        name = entry.name or default_name
-        entries.append(unpriced_entry(NecrowarzoneEntryResult, entry, name, costed, where))
+        entries.append(result)
     leaders = sum(count for figure, count in figures if figure.leader)
     total = sum(count for _, count in figures)
     derived = NecrowarzoneGangDerived(

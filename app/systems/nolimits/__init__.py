@@ -12,6 +12,7 @@ score.py victory points; web.py, api.py, spec.py its pages and routes.
 """
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from pydantic import ConfigDict, Field, create_model
@@ -26,6 +27,7 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
+from app.systems.memo import Memo
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -37,7 +39,7 @@ from app.systems.nolimits.models import (
 )
 from app.systems.nolimits.present import NolimitsCatalogue, NolimitsExampleOut, catalogue_parts
 from app.systems.nolimits.pricing import NolimitsCost, Pricer
-from app.systems.nolimits.rosters import NolimitsResult, validate_roster
+from app.systems.nolimits.rosters import NolimitsEntryResult, NolimitsResult, validate_roster
 from app.systems.nolimits.rules import NolimitsBuildingProfile, building_profile
 from app.systems.nolimits.score import NolimitsScoreRequest, score
 from app.systems.nolimits.summary import summary_lines
@@ -77,6 +79,8 @@ class NolimitsSystem(
         self.weapon_model, self.unit_model = models.weapon, models.unit
         self.entry_model, self.roster_model = models.entry, models.roster
         self.pricer = Pricer(catalogue)
+        self._entries: Memo[NolimitsEntryResult] = Memo()
+        self._lines: Memo[list[SummaryLine]] = Memo()
         self.building_model = create_model(
             "NolimitsBuildingRequest",
             __config__=ConfigDict(strict=True, extra="forbid"),
@@ -93,7 +97,7 @@ class NolimitsSystem(
         return building_profile(self.data, request.material, request.size_in)
 
     def validate(self, roster: NolimitsRosterBase, /) -> NolimitsResult:
-        return validate_roster(self.pricer, roster)
+        return validate_roster(self.pricer, roster, self._entries)
 
     def unit_name(self, roster: NolimitsRosterBase, entry: Any) -> str | None:
         return self.data.unit(entry.unit).name
@@ -140,9 +144,18 @@ class NolimitsSystem(
     def summary_lines(
         self, roster: NolimitsRosterBase, result: NolimitsResult
     ) -> list[SummaryLine]:
+        # An entry's lines are a function of its index and result (app/systems/memo.py).
+        return [
+            line
+            for index, entry in enumerate(result.entries)
+            for line in self._lines(
+                (index, entry.model_dump_json()), partial(self._entry_lines, index, entry)
+            )
+        ]
+
+    def _entry_lines(self, index: int, entry: NolimitsEntryResult) -> list[SummaryLine]:
         return [
             line.model_copy(update={"entry": index})
-            for index, entry in enumerate(result.entries)
             for line in summary_lines(self.data, index, entry)
         ]
 

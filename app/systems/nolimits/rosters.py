@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine, EntryResult, Issue, RosterResult, prefixed
+from app.systems.memo import Memo
 from app.systems.nolimits.catalogue import Formation
 from app.systems.nolimits.checks import (
     category_issues,
@@ -194,19 +195,32 @@ def entry_result(pricer: Pricer, entry: Any, index: int) -> NolimitsEntryResult:
     )
 
 
-def validate_roster(pricer: Pricer, roster: Any) -> NolimitsResult:
+def validate_roster(
+    pricer: Pricer, roster: Any, memo: "Memo[NolimitsEntryResult] | None" = None
+) -> NolimitsResult:
+    """`memo`: a memory of entry results, each a function of the entry and its index
+    (app/systems/memo.py); the command rules (one general, one banner) run here."""
     catalogue = pricer.catalogue
-    entries = [entry_result(pricer, entry, i) for i, entry in enumerate(roster.entries)]
+
+    def result_of(index: int, entry: Any) -> NolimitsEntryResult:
+        if memo is None:
+            return entry_result(pricer, entry, index)
+        key = (entry.model_dump_json(), index)
+        return memo(key, lambda: entry_result(pricer, entry, index))
+
+    entries = [result_of(i, entry) for i, entry in enumerate(roster.entries)]
     general = next((i for i, entry in enumerate(roster.entries) if entry.general), None)
     standard = next((i for i, entry in enumerate(roster.entries) if entry.battle_standard), None)
     for i, (entry, result) in enumerate(zip(roster.entries, entries, strict=True)):
-        result.issues += command_issues(
+        more = command_issues(
             entry,
             result.derived.category,
             f"entries[{i}]",
             first_general=i == general,
             first_standard=i == standard,
         )
+        if more:  # on a copy: the entry's own result may be the memory's
+            entries[i] = result.model_copy(update={"issues": [*result.issues, *more]})
     points = sum(entry.points for entry in entries)
     return NolimitsResult(
         points=points,

@@ -1,0 +1,53 @@
+"""The engines' memory of per-entry work (issue 19).
+
+A list is validated and summarized at every save, and a save changes one entry: the other
+entries' results and summary lines are the same as last time. Each engine keeps them here,
+keyed by what they are computed from: the entry itself (its canonical JSON), its index
+(issue paths name it) and whatever else of the list the engine reads for it; list-wide
+rules (points limits, AVA, a general's uniqueness, group orders...) run at every call.
+Values are shared between calls: engines copy what they change afterwards (an entry's
+issues), and nothing downstream changes a result or a line (they are copied with
+`model_copy` when something is added).
+
+Bounded by count, one memory per engine and kind (entries, lines); `Memo.enabled` (the
+ENGINE_MEMO setting) turns every memory off, and tests/systems/test_engine_memo.py holds
+the answers equal either way.
+"""
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import ClassVar, Generic, TypeVar
+
+from cachetools import LRUCache
+
+V = TypeVar("V")
+
+# Entries per memory: forty 50-entry lists being edited at once, per engine and kind.
+ENTRIES = 2048
+_MISSING = object()
+
+
+class Memo(Generic[V]):
+    """A bounded, thread-safe memory of values computed from hashable keys."""
+
+    enabled: ClassVar[bool] = True
+
+    def __init__(self, size: int = ENTRIES) -> None:
+        self._values: LRUCache[Hashable, V] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
+        if not Memo.enabled:
+            return compute()
+        with self._lock:
+            found = self._values.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        value = compute()
+        with self._lock:
+            self._values[key] = value
+        return value
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._values)

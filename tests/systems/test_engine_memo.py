@@ -1,0 +1,103 @@
+"""The engines' memory of per-entry work (app/systems/memo.py, issue 19) changes no answer:
+every example and edited variants of it (a count changed, entries renamed, reordered,
+repeated, removed, list-wide rules switched on and off) validate and summarize to the same
+JSON with the memory as without it, in one order and again from a warm memory."""
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.systems.base import GameSystem
+from app.systems.memo import Memo
+
+SYSTEMS = ["dcsystem", "infinity", "nolimits", "bastos", "necrowarzone"]
+
+
+def variants(system: GameSystem, document: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    system_id = system.id
+    entries = document["entries"]
+    yield document
+    yield {
+        **document,
+        "entries": [{**entries[0], "count": entries[0].get("count", 1) % 5 + 1}, *entries[1:]],
+    }
+    yield {**document, "entries": [{**e, "name": f"Nommé {i}"} for i, e in enumerate(entries)]}
+    yield {**document, "entries": list(reversed(entries))}
+    yield {**document, "entries": entries * 3}
+    yield {**document, "entries": entries[1:] or entries}
+    yield {**document, "points_limit": 10}  # over the limit: a list-wide issue
+    if system_id == "dcsystem":
+        # Renfort entries without the hidden move get an issue each (L359), with it none:
+        # the issue is added to a copy, never to the remembered result.
+        renfort = [{**e, "group": "renfort"} for e in entries]
+        extras = document.get("extras", {})
+        yield {**document, "entries": renfort, "extras": {**extras, "hidden_moves": []}}
+        yield {**document, "entries": renfort, "extras": {**extras, "hidden_moves": ["renfort"]}}
+        yield {**document, "entries": renfort, "extras": {**extras, "hidden_moves": []}}
+    if system_id == "nolimits":
+        # Two generals: the second one's issue (L101) is its entry's, on a copy.
+        generals = [{**e, "general": True} for e in entries]
+        yield {**document, "entries": generals}
+        yield document
+        yield {**document, "entries": generals}
+    if system_id == "infinity":
+        # The list's own trooper (extras.units) in place of the catalogue's, its points
+        # changed: remembered by what it says, not by its id.
+        unit = entries[0]["unit"]
+        trooper = system.data.unit(unit).model_dump(mode="json", exclude_none=True)  # type: ignore[attr-defined]
+        for change in (1, 2, 1):
+            options = [{**o, "points": o["points"] + change} for o in trooper["options"]]
+            own = {**trooper, "options": options}
+            own.pop("faction", None)  # a catalogue field, not one of a list's own trooper
+            extras = {**document.get("extras", {}), "units": [own]}
+            yield {**document, "extras": extras}
+            yield document
+
+
+def answers(system: GameSystem, documents: list[dict[str, Any]]) -> list[Any]:
+    out = []
+    for document in documents:
+        try:
+            roster = system.roster_model.model_validate(copy.deepcopy(document))
+        except ValueError:
+            out.append("invalid")
+            continue
+        result = system.validate(roster)
+        summary = system.summarize(roster, result)
+        out.append((result.model_dump(mode="json"), summary.model_dump(mode="json")))
+    return out
+
+
+def without_memory(system: GameSystem, documents: list[dict[str, Any]]) -> list[Any]:
+    Memo.enabled = False
+    try:
+        return answers(system, documents)
+    finally:
+        Memo.enabled = True
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_memory_changes_no_answer(systems: dict[str, GameSystem], system_id: str) -> None:
+    system = systems[system_id]
+    documents = [
+        variant
+        for example in system.example_rosters()
+        for variant in variants(system, dict(example.document))
+    ]
+    assert len(documents) >= 7
+    expected = without_memory(system, documents)
+    assert sum(answer != "invalid" for answer in expected) >= 7
+    assert answers(system, documents) == expected  # filling the memory
+    assert answers(system, documents) == expected  # answered from it
+    assert answers(system, list(reversed(documents))) == list(reversed(expected))
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_each_engine_remembers_its_entries(systems: dict[str, GameSystem], system_id: str) -> None:
+    system = systems[system_id]
+    memories = [value for value in vars(system).values() if isinstance(value, Memo)]
+    assert memories, "no per-entry memory"
+    answers(system, [dict(example.document) for example in system.example_rosters()])
+    assert all(len(memory) > 0 for memory in memories)
