@@ -330,6 +330,22 @@ request = function()
 end
 """
 NAME_MARK = "@@name@@"
+# Every entry named anew at each request: none of them is in the engines' memory of entries
+# (app/systems/memo.py), so `validate_fresh` times the engine's whole work for every entry.
+FRESH_LUA = """
+local threads = 0
+function setup(thread)
+  thread:set("tid", threads)
+  threads = threads + 1
+end
+local sent = 0
+local template = {template}
+request = function()
+  sent = sent + 1
+  local body = template:gsub("@@name@@", tostring(tid) .. "-" .. sent)
+  return wrk.format(nil, nil, nil, body)
+end
+"""
 
 
 def unique_validate_lua() -> str:
@@ -339,6 +355,20 @@ def unique_validate_lua() -> str:
     if json.loads(head + "Bench validate 0-1" + tail)["name"] != "Bench validate 0-1":
         raise BenchError("the unique validate body is not the roster with another name")
     return UNIQUE_LUA.format(head=lua_string(head + "Bench validate"), tail=lua_string(tail))
+
+
+def fresh_validate_lua() -> str:
+    """FRESH_LUA for the `validate_fresh` scenario: the validate roster, each entry named
+    « Combattant <thread>-<request> <index> »."""
+    roster = validate_roster()
+    entries = [
+        {**entry, "name": f"Combattant {NAME_MARK} {index}"}
+        for index, entry in enumerate(roster["entries"])
+    ]
+    document = json.dumps({**roster, "entries": entries})
+    if "%" in document:
+        raise BenchError("the fresh validate body holds a '%' (special in Lua's gsub)")
+    return FRESH_LUA.format(template=lua_string(document))
 
 
 class FormFields(HTMLParser):
@@ -462,6 +492,18 @@ def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:
             roster,
             as_json,
             lua=unique_validate_lua(),
+        ),
+        # Each request a list whose every entry is new (each named anew): no entry is in the
+        # engine's memory of entries, the validation's whole work.
+        Scenario(
+            "validate_fresh",
+            "POST validate (50 entries), every entry new each request",
+            "POST",
+            validate,
+            200,
+            roster,
+            as_json,
+            lua=fresh_validate_lua(),
         ),
         # The same body each time: the answer memory's path (the bytes of the first answer).
         Scenario(

@@ -89,6 +89,9 @@ def update_roster(
             name=name, document=document, card=card, version=Roster.version + 1, updated_at=stamp
         )
         .returning(col(Roster.version))
+        # `roster` is given what was written below: no evaluation of the WHERE clause
+        # against the session's objects.
+        .execution_options(synchronize_session=False)
     ).scalar_one_or_none()
     if written is None:
         session.rollback()

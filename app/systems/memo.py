@@ -15,10 +15,11 @@ the answers equal either way.
 """
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from cachetools import LRUCache
+from pydantic import BaseModel
 
 V = TypeVar("V")
 
@@ -51,3 +52,10 @@ class Memo(Generic[V]):
     def __len__(self) -> int:
         with self._lock:
             return len(self._values)
+
+
+def issues_key(issues: Sequence[BaseModel]) -> tuple[str, ...]:
+    """An entry's issues in a key: where the list adds issues to an entry's result (one
+    general, the Renfort group), its summary lines are a function of the entry, its index
+    and these; a key from them costs far less than the whole result's JSON."""
+    return tuple(issue.model_dump_json() for issue in issues)

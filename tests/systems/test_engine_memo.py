@@ -42,6 +42,10 @@ def variants(system: GameSystem, document: dict[str, Any]) -> Iterator[dict[str,
         yield {**document, "entries": generals}
         yield document
         yield {**document, "entries": generals}
+        # The same entries at the same places, the first no longer a general: the second
+        # loses its issue (its lines are remembered with the issues they show).
+        yield {**document, "entries": [{**entries[0], "general": False}, *generals[1:]]}
+        yield {**document, "entries": generals}
     if system_id == "infinity":
         # The list's own trooper (extras.units) in place of the catalogue's, its points
         # changed: remembered by what it says, not by its id.

@@ -136,15 +136,17 @@ def summary_lines(
     memo: "Memo[SummaryLine] | None" = None,
 ) -> list[SummaryLine]:
     """One line per figure; `memo`: a memory of lines, each a function of its entry and
-    the entry's result (app/systems/memo.py)."""
+    index, as the entry's result is (validate_roster; app/systems/memo.py)."""
     return [
         summary_line(catalogue, entry, entry_result)
         if memo is None
         else memo(
-            (entry.model_dump_json(), entry_result.model_dump_json()),
+            (entry.model_dump_json(), index),
             partial(summary_line, catalogue, entry, entry_result),
         )
-        for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+        for index, (entry, entry_result) in enumerate(
+            zip(roster.entries, result.entries, strict=True)
+        )
     ]
 
 

@@ -39,7 +39,7 @@ from app.systems.dcsystem.roster import (
     score,
     validate_roster,
 )
-from app.systems.memo import Memo
+from app.systems.memo import Memo, issues_key
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
@@ -155,13 +155,17 @@ class DcSystem(
     def summary_lines(
         self, roster: DcsystemRosterBase, result: DcsystemResult
     ) -> list[SummaryLine]:
-        # Each line is a function of its entry and the entry's result (app/systems/memo.py).
+        # An entry's result is a function of the entry, its index, the costing and the
+        # issues the list adds (validate_roster), and so is its line (app/systems/memo.py).
+        costing = roster.extras.costing
         return [
             self._lines(
-                (entry.model_dump_json(), entry_result.model_dump_json()),
+                (entry.model_dump_json(), index, costing, issues_key(entry_result.issues)),
                 partial(self._line, entry, entry_result),
             )
-            for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+            for index, (entry, entry_result) in enumerate(
+                zip(roster.entries, result.entries, strict=True)
+            )
         ]
 
     def _line(self, entry: Any, entry_result: DcsystemEntryResult) -> SummaryLine:

@@ -27,7 +27,7 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import Memo
+from app.systems.memo import Memo, issues_key
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -144,12 +144,16 @@ class NolimitsSystem(
     def summary_lines(
         self, roster: NolimitsRosterBase, result: NolimitsResult
     ) -> list[SummaryLine]:
-        # An entry's lines are a function of its index and result (app/systems/memo.py).
+        # An entry's result is a function of the entry, its index and the issues the list
+        # adds (validate_roster), and so are its lines (app/systems/memo.py).
         return [
             line
-            for index, entry in enumerate(result.entries)
+            for index, (entry, entry_result) in enumerate(
+                zip(roster.entries, result.entries, strict=True)
+            )
             for line in self._lines(
-                (index, entry.model_dump_json()), partial(self._entry_lines, index, entry)
+                (entry.model_dump_json(), index, issues_key(entry_result.issues)),
+                partial(self._entry_lines, index, entry_result),
             )
         ]
 
