@@ -314,38 +314,39 @@ end
 """
 
 
-# A new body each request: the roster's name carries wrk's thread number and a counter, so
-# the answer memory (keyed by the body) never answers; the rest is the cached scenario's.
-UNIQUE_LUA = """
+# Each wrk thread numbered (`tid`), its requests counted (`sent`).
+THREADS_LUA = """
 local threads = 0
 function setup(thread)
   thread:set("tid", threads)
   threads = threads + 1
 end
 local sent = 0
-request = function()
+"""
+# A new body each request: the roster's name carries wrk's thread number and a counter, so
+# the answer memory (keyed by the body) never answers; the rest is the cached scenario's.
+UNIQUE_LUA = (
+    THREADS_LUA
+    + """request = function()
   sent = sent + 1
   local body = {head} .. " " .. tostring(tid) .. "-" .. sent .. {tail}
   return wrk.format(nil, nil, nil, body)
 end
 """
+)
 NAME_MARK = "@@name@@"
 # Every entry named anew at each request: none of them is in the engines' memory of entries
 # (app/systems/memo.py), so `validate_fresh` times the engine's whole work for every entry.
-FRESH_LUA = """
-local threads = 0
-function setup(thread)
-  thread:set("tid", threads)
-  threads = threads + 1
-end
-local sent = 0
-local template = {template}
+FRESH_LUA = (
+    THREADS_LUA
+    + """local template = {template}
 request = function()
   sent = sent + 1
   local body = template:gsub("@@name@@", tostring(tid) .. "-" .. sent)
   return wrk.format(nil, nil, nil, body)
 end
 """
+)
 
 
 def unique_validate_lua() -> str:
