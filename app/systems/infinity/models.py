@@ -4,6 +4,7 @@ Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 """
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
@@ -70,8 +71,10 @@ def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+@lru_cache(maxsize=256)
 def swc_fraction(value: float) -> Fraction:
-    """The exact value of a SWC (a multiple of 0.5, so exact in binary too)."""
+    """The exact value of a SWC (a multiple of 0.5, so exact in binary too). Remembered:
+    a list's options have a few SWC values, and a Fraction costs microseconds to make."""
     return Fraction(value)
 
 

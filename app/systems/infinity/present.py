@@ -206,23 +206,31 @@ class Presenter:
         memo: "Memo[SummaryLine] | None" = None,
     ) -> list[SummaryLine]:
         """One line per entry; `memo`: a memory of lines, each a function of its entry, the
-        entry's result, its trooper and its group's heading (app/systems/memo.py)."""
+        entry's result and its trooper, and of its group's heading (app/systems/memo.py)."""
         groups = {group.group: group for group in result.derived.groups}
+        headings = {
+            number: group_heading(number, groups.get(number))
+            for number in {entry.group for entry in roster.entries}
+        }
         lines = []
         for entry, entry_result in zip(roster.entries, result.entries, strict=True):
             trooper = resolve_unit(self.data, roster, entry.unit)
-            heading = group_heading(entry.group, groups.get(entry.group))
+            heading = headings[entry.group]
             make = partial(self.line, entry, entry_result, trooper, heading)
             if memo is None:
                 lines.append(make())
                 continue
+            # Remembered without its group's heading, which counts the group's figures
+            # (one count change would otherwise make every line of the group anew).
             key = (
                 entry.model_dump_json(),
                 entry_result.model_dump_json(),
                 trooper_key(self.data, trooper),
-                heading,
             )
-            lines.append(memo(key, make))
+            line = memo(key, make)
+            lines.append(
+                line if line.group == heading else line.model_copy(update={"group": heading})
+            )
         return lines
 
     def line(
