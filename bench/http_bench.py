@@ -302,14 +302,21 @@ def seed_share(client: httpx.Client) -> tuple[str, str]:
 EDITOR_LUA = """
 local version = {version}
 local count = 1
+local stale = false
 request = function()
+  if stale then
+    -- An answer without a version (a save based on an old one: a 409, or the count path
+    -- asking for the whole form): read the form's current version, as a reload would.
+    stale = false
+    return wrk.format("GET", nil, nil, nil)
+  end
   count = 3 - count
   local body = {prefix} .. "&entry-0-count=" .. count .. "&version=" .. version
   return wrk.format(nil, nil, nil, body)
 end
 response = function(status, headers, body)
   local found = body:match('name="version" value="(%d+)"')
-  if found then version = found end
+  if found then version = found else stale = true end
 end
 """
 
@@ -411,8 +418,15 @@ class EditorSeed:
     path: str
     headers: dict[str, str]
     prefix: str
+    # What static/caserne.js sends for a count change (POST {path}/nombres): the CSRF field
+    # and the other rows' counts, without entry 0's and the version.
+    counts_prefix: str
 
     def version(self) -> int:
+        # The last run's last save may still be in flight when wrk stops: let it land first,
+        # or the next run would start from an old version (then every save of the run is
+        # refused cheaply, and the figure is not a save's).
+        time.sleep(0.3)
         page = expect(self.client.get(self.path, headers=self.cookie()), 200, "editor page")
         found = re.search(r'name="version" value="(\d+)"', page.text)
         if found is None:
@@ -426,12 +440,20 @@ class EditorSeed:
     def lua(self) -> str:
         return EDITOR_LUA.format(version=self.version(), prefix=lua_string(self.prefix))
 
+    def counts_lua(self) -> str:
+        return EDITOR_LUA.format(version=self.version(), prefix=lua_string(self.counts_prefix))
+
     def check_save(self) -> None:
         body = f"{self.prefix}&entry-0-count=2&version={self.version()}"
         saved = self.client.post(self.path, content=body, headers=self.headers)
         expect(saved, 200, "scenario 'editor'")
         if "data-total" not in saved.text or "<!doctype" in saved.text[:100].lower():
             raise BenchError("the editor's save did not answer the form's fragment")
+        body = f"{self.counts_prefix}&entry-0-count=1&version={self.version()}"
+        saved = self.client.post(f"{self.path}/nombres", content=body, headers=self.headers)
+        expect(saved, 200, "scenario 'counts'")
+        if "hx-trigger" in saved.headers or 'id="total"' not in saved.text:
+            raise BenchError("the count change was not taken by /nombres (rows and totals)")
 
 
 def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
@@ -465,7 +487,8 @@ def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
     kept = [(k, v) for k, v in parser.fields if k not in ("version", "entry-0-count")]
     if len([k for k, _ in kept if k.endswith("-ref")]) != size:
         raise BenchError("the editor page does not show every entry")
-    return EditorSeed(client, path, headers, urlencode(kept))
+    counts = [(k, v) for k, v in kept if k == "csrf" or re.fullmatch(r"entry-\d+-count", k)]
+    return EditorSeed(client, path, headers, urlencode(kept), urlencode(counts))
 
 
 def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:
@@ -528,6 +551,19 @@ def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:
             editor.headers,
             connections=1,
             prepare=editor.lua,
+        ),
+        # What the page sends when a count changes (static/caserne.js, issue 19): the counts
+        # and the version to /r/{id}/nombres; the answer is the changed rows and the totals.
+        Scenario(
+            "counts",
+            "POST /r/{id}/nombres count change, HTMX (50 entries)",
+            "POST",
+            f"{editor.path}/nombres",
+            200,
+            None,
+            editor.headers,
+            connections=1,
+            prepare=editor.counts_lua,
         ),
     ]
 
