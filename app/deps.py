@@ -10,11 +10,13 @@ from app.db import SessionDep
 from app.roster_service import RosterService
 
 
-def roster_service(request: Request, session: SessionDep) -> RosterService:
+# Plain constructors, no I/O: `async def` so that FastAPI calls them on the event loop
+# instead of sending each to the thread pool and back (issue 19: a hop costs a save CPU).
+async def roster_service(request: Request, session: SessionDep) -> RosterService:
     return RosterService(session, request.app.state.systems)
 
 
-def carnet_service(session: SessionDep) -> CarnetService:
+async def carnet_service(session: SessionDep) -> CarnetService:
     return CarnetService(session)
 
 
