@@ -8,6 +8,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
+from app.store import no_row_has
 from app.store.models import Book, BookShare, utcnow
 from app.store.rosters import StaleVersion, hash_token, insert_at_free_code, new_token
 
@@ -44,7 +45,7 @@ def create_book(
 
 
 def get_book(*, session: Session, book_id: str) -> Book | None:
-    return session.get(Book, book_id[:64])
+    return None if no_row_has(book_id) else session.get(Book, book_id[:64])
 
 
 def update_book(
@@ -101,7 +102,7 @@ def create_book_share(
 
 
 def get_book_share(*, session: Session, code: str) -> BookShare | None:
-    return session.get(BookShare, code[:16])
+    return None if no_row_has(code) else session.get(BookShare, code[:16])
 
 
 def latest_book_share(*, session: Session, book_id: str) -> BookShare | None:

@@ -12,6 +12,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.store import no_row_has
 from app.store.models import (
     Battle,
     Campaign,
@@ -50,7 +51,7 @@ def create_campaign(
 
 
 def get_campaign(*, session: Session, campaign_id: str) -> Campaign | None:
-    return session.get(Campaign, campaign_id[:64])
+    return None if no_row_has(campaign_id) else session.get(Campaign, campaign_id[:64])
 
 
 def join_matches(campaign: Campaign, code: str) -> bool:
@@ -86,6 +87,8 @@ def gangs(*, session: Session, campaign_id: str) -> list[Roster]:
 
 
 def is_gang(*, session: Session, campaign_id: str, roster_id: str) -> bool:
+    if no_row_has(campaign_id, roster_id):
+        return False
     return session.get(CampaignGang, (campaign_id, roster_id)) is not None
 
 

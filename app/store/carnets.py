@@ -11,6 +11,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
+from app.store import no_row_has
 from app.store.models import Carnet, CarnetRoster, Roster, utcnow
 from app.store.rosters import hash_token, new_token
 
@@ -27,7 +28,7 @@ def create_carnet(*, session: Session) -> tuple[Carnet, str]:
 
 
 def get_carnet(*, session: Session, carnet_id: str) -> Carnet | None:
-    return session.get(Carnet, carnet_id)
+    return None if no_row_has(carnet_id) else session.get(Carnet, carnet_id)
 
 
 def key_matches(carnet: Carnet, key: str | None) -> bool:
@@ -52,6 +53,8 @@ def count_rosters(*, session: Session, carnet_id: str) -> int:
 
 
 def holds(*, session: Session, carnet_id: str, roster_id: str) -> bool:
+    if no_row_has(carnet_id, roster_id):
+        return False
     return session.get(CarnetRoster, (carnet_id, roster_id)) is not None
 
 
@@ -102,6 +105,8 @@ def rosters(*, session: Session, carnet_id: str, system: str | None = None) -> l
 
 def roster_in_carnet_with_key(*, session: Session, roster_id: str, key: str) -> bool:
     """Whether `key` is the key of a carnet that holds this roster (one indexed query)."""
+    if no_row_has(roster_id):
+        return False
     query = (
         select(CarnetRoster.carnet_id)
         .join(Carnet, col(Carnet.id) == col(CarnetRoster.carnet_id))

@@ -12,6 +12,7 @@ from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
+from app.store import no_row_has
 from app.store.models import BookShare, Roster, Share, utcnow
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
@@ -66,7 +67,7 @@ def create_roster(
 
 
 def get_roster(*, session: Session, roster_id: str) -> Roster | None:
-    return session.get(Roster, roster_id)
+    return None if no_row_has(roster_id) else session.get(Roster, roster_id)
 
 
 def update_roster(
@@ -169,7 +170,7 @@ def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
 
 
 def get_share(*, session: Session, code: str) -> Share | None:
-    return session.get(Share, code)
+    return None if no_row_has(code) else session.get(Share, code)
 
 
 def latest_share(*, session: Session, roster_id: str) -> Share | None:
