@@ -22,7 +22,7 @@ from app.security.ratelimit import Limits, RateLimits
 from app.settings import ROOT, Settings, get_settings
 from app.systems import registry
 from app.systems.base import AnySystem
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 from app.systems.spec import SystemSpec
 from app.web import pages
 from app.web.assets import HashedStaticFiles
@@ -84,7 +84,7 @@ def create_app(
         lifespan=_stop_heavy_pool,
     )
     app.state.settings = settings
-    Memo.enabled = settings.engine_memo  # per process: every engine's memory
+    EntryMemo.enabled = settings.engine_memo  # per process: every engine's memory
     app.state.systems = systems
     app.state.sheets = load_play_sheets(specs)
     app.state.example_books = load_books(systems, specs)

@@ -23,7 +23,7 @@ from editor_bench import SIZES, long_list  # bench/ is on the path: this script'
 
 from app.main import create_app, settle_heap
 from app.settings import Settings
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 
 def check(system: Any, document: dict[str, Any]) -> None:
@@ -50,9 +50,9 @@ def measure(system: Any, document: dict[str, Any], calls: int) -> tuple[float, f
         entry = {**entries[at], "count": 2 if count == 1 else 1}
         return {**document, "entries": [*entries[:at], entry, *entries[at + 1 :]]}
 
-    Memo.enabled = False
+    EntryMemo.enabled = False
     uncached = median_ms(calls, lambda i: check(system, changed(i)))
-    Memo.enabled = True
+    EntryMemo.enabled = True
     check(system, document)  # the list as the page was drawn
     one = median_ms(calls, lambda i: check(system, changed(i)))
     same = median_ms(calls, lambda i: check(system, document))

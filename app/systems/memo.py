@@ -9,7 +9,7 @@ Values are shared between calls: engines copy what they change afterwards (an en
 issues), and nothing downstream changes a result or a line (they are copied with
 `model_copy` when something is added).
 
-Bounded by count, one memory per engine and kind (entries, lines); `Memo.enabled` (the
+Bounded by count, one memory per engine and kind (entries, lines); `EntryMemo.enabled` (the
 ENGINE_MEMO setting) turns every memory off, and tests/systems/test_engine_memo.py holds
 the answers equal either way.
 """
@@ -28,7 +28,7 @@ ENTRIES = 2048
 _MISSING = object()
 
 
-class Memo(Generic[V]):
+class EntryMemo(Generic[V]):
     """A bounded, thread-safe memory of values computed from hashable keys."""
 
     enabled: ClassVar[bool] = True
@@ -38,7 +38,7 @@ class Memo(Generic[V]):
         self._lock = threading.Lock()
 
     def __call__(self, key: Hashable, compute: Callable[[], V]) -> V:
-        if not Memo.enabled:
+        if not EntryMemo.enabled:
             return compute()
         with self._lock:
             found = self._values.get(key, _MISSING)

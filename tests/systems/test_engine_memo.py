@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.systems.base import GameSystem
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 SYSTEMS = ["dcsystem", "infinity", "nolimits", "bastos", "necrowarzone"]
 
@@ -75,11 +75,11 @@ def answers(system: GameSystem, documents: list[dict[str, Any]]) -> list[Any]:
 
 
 def without_memory(system: GameSystem, documents: list[dict[str, Any]]) -> list[Any]:
-    Memo.enabled = False
+    EntryMemo.enabled = False
     try:
         return answers(system, documents)
     finally:
-        Memo.enabled = True
+        EntryMemo.enabled = True
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -101,7 +101,7 @@ def test_the_memory_changes_no_answer(systems: dict[str, GameSystem], system_id:
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_each_engine_remembers_its_entries(systems: dict[str, GameSystem], system_id: str) -> None:
     system = systems[system_id]
-    memories = [value for value in vars(system).values() if isinstance(value, Memo)]
+    memories = [value for value in vars(system).values() if isinstance(value, EntryMemo)]
     assert memories, "no per-entry memory"
     answers(system, [dict(example.document) for example in system.example_rosters()])
     assert all(len(memory) > 0 for memory in memories)

@@ -16,7 +16,7 @@ from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
 from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -133,7 +133,7 @@ def summary_lines(
     catalogue: Catalogue,
     roster: BastosRosterBase,
     result: BastosResult,
-    memo: "Memo[SummaryLine] | None" = None,
+    memo: "EntryMemo[SummaryLine] | None" = None,
 ) -> list[SummaryLine]:
     """One line per figure; `memo`: a memory of lines, each a function of its entry and
     index, as the entry's result is (validate_roster; app/systems/memo.py)."""

@@ -22,7 +22,7 @@ from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
 from app.systems.building import roster_document
 from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -195,7 +195,7 @@ def _figure_result(
 def validate_roster(
     catalogue: Catalogue,
     roster: RosterShape,
-    memo: "Memo[tuple[BastosEntryResult, BastosFigure]] | None" = None,
+    memo: "EntryMemo[tuple[BastosEntryResult, BastosFigure]] | None" = None,
 ) -> BastosResult:
     """Band totals and issues: `issues` holds the list's own, each entry holds its own.
     `memo`: a memory of entry results, each a function of the entry and its index

@@ -30,7 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
@@ -150,7 +150,7 @@ def validate_roster(
     catalogue: Catalogue,
     roster: RosterShape,
     cost: CostFunction | None = None,
-    memo: "Memo[DcsystemEntryResult] | None" = None,
+    memo: "EntryMemo[DcsystemEntryResult] | None" = None,
 ) -> DcsystemResult:
     """Totals and issues of a roster; `cost` may be a cached `cost_fighter` (costs are pure),
     `memo` a memory of entry results (each a function of the entry, its index and the

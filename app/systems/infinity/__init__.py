@@ -43,7 +43,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     validate_roster,
 )
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 __all__ = [
     "Catalogue",
@@ -89,8 +89,8 @@ class InfinitySystem(
     def __init__(self, data: Catalogue) -> None:
         super().__init__(data)
         self.presenter = Presenter(data)
-        self._entries: Memo[InfinityEntryResult] = Memo()
-        self._lines: Memo[SummaryLine] = Memo()
+        self._entries: EntryMemo[InfinityEntryResult] = EntryMemo()
+        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: InfinityCostRequest, /) -> InfinityTrooperCost:
         return cost_trooper(self.data, unit)

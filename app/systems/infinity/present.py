@@ -20,7 +20,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     trooper_key,
 )
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 
@@ -203,7 +203,7 @@ class Presenter:
         self,
         roster: InfinityRoster,
         result: InfinityResult,
-        memo: "Memo[SummaryLine] | None" = None,
+        memo: "EntryMemo[SummaryLine] | None" = None,
     ) -> list[SummaryLine]:
         """One line per entry; `memo`: a memory of lines, each a function of its entry, the
         entry's result and its trooper, and of its group's heading (app/systems/memo.py)."""

@@ -34,7 +34,7 @@ from app.systems.infinity.engine import (
     unknown_option,
 )
 from app.systems.infinity.models import InfinityEntry, InfinityRoster, InfinityTrooper, swc_fraction
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 
 
 class InfinityEntryResult(EntryResult[InfinityEntryDerived]):
@@ -133,7 +133,7 @@ def trooper_key(catalogue: Catalogue, trooper: InfinityTrooper | None) -> str | 
 def validate_roster(
     catalogue: Catalogue,
     roster: InfinityRoster,
-    memo: "Memo[InfinityEntryResult] | None" = None,
+    memo: "EntryMemo[InfinityEntryResult] | None" = None,
 ) -> InfinityResult:
     """Points, SWC, Lieutenant, AVA, combat groups and orders of a list, with its issues.
     `memo`: a memory of placed entries' results, each a function of the entry, its index,

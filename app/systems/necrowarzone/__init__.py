@@ -11,7 +11,7 @@ from typing import Any
 from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
@@ -87,8 +87,8 @@ class NecrowarzoneSystem(
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        self._entries: Memo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] = Memo()
-        self._lines: Memo[SummaryLine] = Memo()
+        self._entries: EntryMemo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] = EntryMemo()
+        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
         return cost_figure(self.data, unit)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.building import roster_document
 from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -117,7 +117,7 @@ def _entry_result(
 def validate_roster(
     catalogue: Catalogue,
     roster: NecrowarzoneRosterBase,
-    memo: "Memo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] | None" = None,
+    memo: "EntryMemo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] | None" = None,
 ) -> NecrowarzoneResult:
     """Each figure's numbers and issues, the gang's totals, and the gang's own issues.
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine, EntryResult, Issue, RosterResult, prefixed
-from app.systems.memo import Memo
+from app.systems.memo import EntryMemo
 from app.systems.nolimits.catalogue import Formation
 from app.systems.nolimits.checks import (
     category_issues,
@@ -196,7 +196,7 @@ def entry_result(pricer: Pricer, entry: Any, index: int) -> NolimitsEntryResult:
 
 
 def validate_roster(
-    pricer: Pricer, roster: Any, memo: "Memo[NolimitsEntryResult] | None" = None
+    pricer: Pricer, roster: Any, memo: "EntryMemo[NolimitsEntryResult] | None" = None
 ) -> NolimitsResult:
     """`memo`: a memory of entry results, each a function of the entry and its index
     (app/systems/memo.py); the command rules (one general, one banner) run here."""
