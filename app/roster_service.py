@@ -143,9 +143,22 @@ ESCAPED_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 
 
 def encoded(value: Any, what: str, limit: int) -> bytes:
-    """`value` as the canonical UTF-8 JSON that is stored, within `limit` bytes."""
+    """`value` as the canonical UTF-8 JSON that is stored, within `limit` bytes (keys
+    sorted: a share's etag is its hash)."""
+    return checked_json(json.dumps(value, sort_keys=True, ensure_ascii=False), what, limit)[1]
+
+
+def stored_json(value: Any, what: str, limit: int) -> str:
+    """`value` as the JSON text a roster is stored as (keys in the document's order, as
+    json.dumps writes it), within `limit` bytes: the database is given this text, not
+    the document to serialize a second time (issue 19: a save's CPU)."""
+    return checked_json(json.dumps(value, ensure_ascii=False), what, limit)[0]
+
+
+def checked_json(text: str, what: str, limit: int) -> tuple[str, bytes]:
+    """`text` and its UTF-8 bytes; UnstorableText when it holds what no database stores
+    (a lone surrogate, U+0000), TooLarge past `limit` bytes."""
     try:
-        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
         data = text.encode()
     except UnicodeEncodeError:
         raise UnstorableText(what) from None
@@ -153,7 +166,7 @@ def encoded(value: Any, what: str, limit: int) -> bytes:
         raise UnstorableText(what)
     if len(data) > limit:
         raise TooLarge(what, len(data), limit)
-    return data
+    return text, data
 
 
 def snapshot(system: AnySystem, document: BaseModel) -> dict[str, Any]:
@@ -237,7 +250,7 @@ class RosterService:
         stored = document.model_dump(mode="json")
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
-        encoded(stored, "roster", ROSTER_MAX_BYTES)
+        text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
         try:
             return store.update_roster(
                 session=self.session,
@@ -245,6 +258,7 @@ class RosterService:
                 expected_version=expected_version,
                 name=stored.get("name", ""),
                 document=stored,
+                document_json=text,
                 # Its ledger's dead and retired fighters leave the library's totals too.
                 card=card(
                     self.system(roster),
@@ -293,7 +307,7 @@ class RosterService:
     def delete(self, roster: Roster) -> None:
         store.delete_roster(session=self.session, roster=roster)
 
-    def shared(self, roster: Roster) -> tuple[Share, bool] | None:
+    def shared(self, roster: Roster) -> tuple[store.LastShare, bool] | None:
         """The roster's last share and whether it still shows the list as stored (same
         document, same catalogue), or None when it was never shared. A list unchanged since
         is told without reading the snapshot."""
@@ -302,12 +316,10 @@ class RosterService:
             return None
         if as_utc(roster.updated_at) <= as_utc(last.created_at):
             return last, True
-        frozen = last.snapshot
-        current = (
-            frozen.get("roster") == roster.document
-            and last.catalogue_version == self.system(roster).catalogue_version
-        )
-        return last, current
+        if last.catalogue_version != self.system(roster).catalogue_version:
+            return last, False
+        frozen = store.get_share(session=self.session, code=last.code)
+        return last, frozen is not None and frozen.snapshot.get("roster") == roster.document
 
     def share(self, roster: Roster, document: BaseModel | None = None) -> tuple[Share, bool]:
         """An immutable snapshot pinned to the catalogue version it was built with, and

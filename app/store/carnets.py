@@ -5,7 +5,7 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from sqlalchemy import delete, func
+from sqlalchemy import String, and_, bindparam, delete, func
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import defer
@@ -114,3 +114,35 @@ def roster_in_carnet_with_key(*, session: Session, roster_id: str, key: str) -> 
         .limit(1)
     )
     return session.exec(query).first() is not None
+
+
+def roster_with_carnet(
+    *, session: Session, roster_id: str, carnet_id: str
+) -> tuple[Roster, Carnet | None, bool] | None:
+    """The roster, the carnet `carnet_id` (None: there is none) and whether that carnet
+    holds the roster, in one query: what an editor's request checks first (issue 19: three
+    queries were a fifth of a count save's CPU). None when there is no such roster."""
+    if no_row_has(roster_id, carnet_id):
+        return None
+    row = session.execute(
+        _ROSTER_WITH_CARNET, {"b_roster_id": roster_id, "b_carnet_id": carnet_id}
+    ).first()
+    if row is None:
+        return None
+    roster, carnet, held = row
+    return roster, carnet, held is not None
+
+
+_ROSTER_WITH_CARNET = (
+    select(Roster, Carnet, CarnetRoster.roster_id)
+    .select_from(Roster)
+    .outerjoin(Carnet, col(Carnet.id) == bindparam("b_carnet_id", type_=String))
+    .outerjoin(
+        CarnetRoster,
+        and_(
+            col(CarnetRoster.carnet_id) == col(Carnet.id),
+            col(CarnetRoster.roster_id) == col(Roster.id),
+        ),
+    )
+    .where(col(Roster.id) == bindparam("b_roster_id", type_=String))
+)

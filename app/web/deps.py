@@ -18,7 +18,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
 from app.db import SessionDep
-from app.roster_service import RosterError, RosterService
+from app.roster_service import NoSuchRoster, RosterError, RosterService
+from app.store import carnets as carnet_store
 from app.store.models import Carnet, Roster
 from app.web.access import (
     CARNET_COOKIE,
@@ -143,10 +144,39 @@ def my_lists(request: Request, session: Session, system: str | None = None) -> l
 def editable(request: Request, session: Session, roster_id: str) -> Roster:
     """The roster, when this browser's carnet holds it; NotInBrowser (or NoSuchRoster)
     otherwise."""
+    found = editable_at_once(request, session, roster_id)
+    if found is not None:
+        return found
     rosters = RosterService(session, request.app.state.systems)
     roster = rosters.get(roster_id)
     carnet = browser_carnet(request, session)
     if carnet is None or not CarnetService(session).holds(carnet, roster.id):
+        raise NotInBrowser(roster_id)
+    return roster
+
+
+def editable_at_once(request: Request, session: Session, roster_id: str) -> Roster | None:
+    """`editable` in one query (the roster, the cookie's carnet, whether it holds the
+    roster), when the browser is not resolved yet and sends a carnet cookie and no old
+    per-roster cookie; the browser is then resolved as `browser` would have. None when
+    this path does not apply (or there is no such roster): `editable` then asks as usual."""
+    state = request.scope.setdefault("state", {})
+    parsed = parse_cookie(request.cookies.get(CARNET_COOKIE))
+    if STATE in state or parsed is None or legacy_tokens(request):
+        return None
+    row = carnet_store.roster_with_carnet(
+        session=session, roster_id=roster_id[:64], carnet_id=parsed[0]
+    )
+    if row is None:
+        return None
+    roster, carnet, held = row
+    if roster.system not in request.app.state.systems:
+        raise NoSuchRoster(roster_id)
+    if carnet is None or not carnet_store.key_matches(carnet, parsed[1]):
+        state[STATE] = Browser(carnet=None, revoked=True)  # as CarnetService.open refuses
+        raise NotInBrowser(roster_id)
+    state[STATE] = Browser(carnet=carnet, key=parsed[1])
+    if not held:
         raise NotInBrowser(roster_id)
     return roster
 

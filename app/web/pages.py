@@ -25,9 +25,9 @@ def system_pages(
 
 def routers(
     systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
-) -> tuple[APIRouter, list[APIRouter]]:
-    """The share page's router, and the others; included side by side, as nesting routers
-    slows every match."""
+) -> tuple[APIRouter, APIRouter, list[APIRouter]]:
+    """The share page's router, the list editor's, and the others; included side by side,
+    as nesting routers slows every match."""
     router = APIRouter(include_in_schema=False)
     pages = system_pages(systems, specs)
 
@@ -43,13 +43,16 @@ def routers(
             },
         )
 
-    return shares.router(), [
-        router,
-        play.router(),
-        *(system_page.router() for system_page in pages.values()),
+    return (
+        shares.router(),
         rosters.router(dict(systems), pages),
-        library.router(systems),
-        books.router(),
-        book_pages.router(systems, pages),
-        campaigns.router(pages),
-    ]
+        [
+            router,
+            play.router(),
+            *(system_page.router() for system_page in pages.values()),
+            library.router(systems),
+            books.router(),
+            book_pages.router(systems, pages),
+            campaigns.router(pages),
+        ],
+    )

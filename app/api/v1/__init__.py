@@ -15,9 +15,10 @@ from app.systems.spec import SystemSpec
 
 def api_routers(
     systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
-) -> tuple[list[APIRouter], list[type[BaseModel]]]:
-    """The routers in matching order (extensions before the catch-all of `systems_router`),
-    and every request body model the calculator routes parse themselves."""
+) -> tuple[list[APIRouter], list[APIRouter], list[type[BaseModel]]]:
+    """The calculator's routers in matching order (extensions before the catch-all of
+    `systems_router`), the stored resources' (rosters, books, campaigns), and every request
+    body model the calculator routes parse themselves."""
     bodies: list[type[BaseModel]] = []
     for system in systems.values():
         bodies += [system.unit_model, system.roster_model]
@@ -29,10 +30,10 @@ def api_routers(
             router, models = spec.api(systems[spec.id])
             extensions.append(router)
             bodies += models
-    return [
-        *extensions,
-        systems_router(dict(systems)),
+    calculator = [*extensions, systems_router(dict(systems))]
+    stored = [
         rosters_router(dict(systems)),
         books_router(dict(systems)),
         campaigns_router(dict(systems)),
-    ], bodies
+    ]
+    return calculator, stored, bodies
