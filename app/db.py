@@ -69,9 +69,10 @@ def session_factory(engine: Engine) -> SessionFactory:
 
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """The request's session, opened on the event loop (a session does no I/O before its
-    first query) and closed in the thread pool (closing hands its connection back, with a
-    ROLLBACK), shielded from the request's cancellation so that it is always closed. A
-    plain generator would cost two trips to the thread pool and back (issue 19)."""
+    first query) and closed in the thread pool when a transaction is still open (closing
+    hands its connection back, with a ROLLBACK), shielded from the request's cancellation
+    so that it is always closed; on the loop when none is (nothing to hand back). A plain
+    generator would cost two trips to the thread pool and back (issue 19)."""
     manager = request.app.state.session_factory()
     session = manager.__enter__()
     try:
@@ -83,6 +84,11 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
             )
         raise
     else:
+        if not session.in_transaction():
+            # Nothing to hand back (its last work was a commit, or it ended its reads):
+            # closing does no I/O, and costs no trip to the thread pool.
+            manager.__exit__(None, None, None)
+            return
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(manager.__exit__, None, None, None)
 

@@ -12,6 +12,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app.campaigns import states as fighter_states
@@ -33,7 +34,14 @@ from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.summary import SummaryLine
-from app.web.deps import ChosenRoster, EditableRoster, FormDep, join, writing_carnet
+from app.web.deps import (
+    ChosenRoster,
+    EditableRoster,
+    FormDep,
+    editable,
+    join,
+    writing_carnet,
+)
 from app.web.editor_form import (
     SystemForms,
     document_from_form,
@@ -610,13 +618,30 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         return editor(request, roster, stored, parsed=parsed, add=add, message=message)
 
     @router.post("/r/{roster_id}/nombres")
-    def save_counts(
-        roster: EditableRoster, request: Request, form: FormDep, rosters: Rosters
+    async def save_counts(
+        roster_id: str, request: Request, form: FormDep, session: SessionDep
     ) -> Response:
         """A count change (issue 19): the page sends its counts and the version it shows,
         not its whole form (static/caserne.js), and gets back only the rows whose figures
         moved, the totals and what follows them, out of band. The same save as the whole
-        form's otherwise: what cannot be taken here goes back to it (WHOLE_FORM)."""
+        form's otherwise: what cannot be taken here goes back to it (WHOLE_FORM).
+
+        All of its database and engine work runs in one trip to the thread pool (the
+        editable list's lookup included, and the end of its reads, so that the session's
+        closing has nothing left to do there): each trip costs a save CPU."""
+        return await run_in_threadpool(count_save, roster_id, request, form, session)
+
+    def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
+        try:
+            return counts_saved(editable(request, session, roster_id), request, form, session)
+        finally:
+            if session.in_transaction():
+                session.rollback()  # a read's transaction: nothing is pending (Core writes)
+
+    def counts_saved(
+        roster: Roster, request: Request, form: FormData, session: Session
+    ) -> Response:
+        rosters = RosterService(session, systems)
         system = systems[roster.system]
         bounds = count_bounds(system.roster_model).get("count") or (1, 100)
         version = str(form.get("version", ""))
