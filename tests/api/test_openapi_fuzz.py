@@ -7,6 +7,7 @@ expects a 401 was a flake)."""
 from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema_rs
 import pytest
@@ -105,7 +106,15 @@ def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str,
         excused.append(negative_data_rejection)
     if repeats_entry_ids(case.body):
         excused.append(positive_data_acceptance)
-    case.call_and_validate(excluded_checks=excused)
+    response = case.call()
+    if response.status_code == 414:
+        # app/middleware.py refuses a query string over its bound before any route reads
+        # it (documented on every operation, test below): a rejection, whatever the
+        # schema says of its values (the fuzz found one: 60 `share` values, 3 December).
+        sent = urlsplit(str(response.request.url)).query
+        assert len(sent.encode()) > Settings().max_query_bytes
+        return
+    case.validate_response(response, excluded_checks=excused)
 
 
 def repeats_entry_ids(body: Any) -> bool:
