@@ -3,7 +3,6 @@
 import functools
 import hashlib
 import hmac
-import json
 import secrets
 from collections.abc import Callable
 from datetime import datetime
@@ -80,14 +79,14 @@ def update_roster(
     expected_version: int,
     name: str,
     document: dict[str, Any],
+    document_json: str,
     card: dict[str, Any] | None = None,
-    document_json: str | None = None,
 ) -> Roster:
     """Compare-and-swap on the version, so concurrent writers in any process get 409.
     `roster` then holds what was written, without reading it back (the UPDATE returns the
     new version; issue 19: the re-read cost a save a second query and JSON parse).
-    `document_json`: `document` as JSON text, when the caller has it (it is stored as is,
-    not serialized again). One prepared UPDATE statement, not the ORM's bulk update: a
+    `document_json`: `document` as JSON text, stored as it is (the caller has it already:
+    its size was checked on it). One prepared UPDATE statement, not the ORM's bulk update: a
     save's CPU (issue 19)."""
     stamp = utcnow()
     dialect = session.get_bind().dialect.name
@@ -97,7 +96,7 @@ def update_roster(
             "b_id": roster.id,
             "b_expected": expected_version,
             "b_name": name,
-            "b_document": json.dumps(document) if document_json is None else document_json,
+            "b_document": document_json,
             "b_card": card,
             "b_stamp": stamp,
         },
