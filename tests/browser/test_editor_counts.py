@@ -37,8 +37,10 @@ SNAPSHOT = """() => {
     // A fresh page parses <noscript> as text, a swapped fragment as elements (never shown
     // with scripts on).
     if (node.tagName === "NOSCRIPT") return;
+    // htmx empties the class attribute it added a request class to, and removes it or not
+    // depending on which of its cleanups runs last: an empty class reads as none.
     const attrs = Array.from(node.attributes)
-      .filter((a) => !skip.has(a.name))
+      .filter((a) => !skip.has(a.name) && !(a.name === "class" && !classes(a.value)))
       .map((a) => (a.name === "class" ? `class=${classes(a.value)}` : `${a.name}=${a.value}`))
       .sort();
     out.push(`<${node.tagName} ${attrs.join(" ")}>`);
