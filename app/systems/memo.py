@@ -54,8 +54,14 @@ class EntryMemo(Generic[V]):
             return len(self._values)
 
 
-def issues_key(issues: Sequence[BaseModel]) -> tuple[str, ...]:
+def json_key(model: BaseModel) -> bytes:
+    """A model's JSON as a key: `model_dump_json()`'s text as bytes, from its serializer
+    directly, without `model_dump_json`'s Python wrapper and its str (about half the time)."""
+    return model.__pydantic_serializer__.to_json(model)
+
+
+def issues_key(issues: Sequence[BaseModel]) -> tuple[bytes, ...]:
     """An entry's issues in a key: where the list adds issues to an entry's result (one
     general, the Renfort group), its summary lines are a function of the entry, its index
     and these; a key from them costs far less than the whole result's JSON."""
-    return tuple(issue.model_dump_json() for issue in issues)
+    return tuple(json_key(issue) for issue in issues)

@@ -16,7 +16,7 @@ from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
 from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -141,7 +141,7 @@ def summary_lines(
         summary_line(catalogue, entry, entry_result)
         if memo is None
         else memo(
-            (entry.model_dump_json(), index),
+            (json_key(entry), index),
             partial(summary_line, catalogue, entry, entry_result),
         )
         for index, (entry, entry_result) in enumerate(

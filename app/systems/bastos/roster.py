@@ -22,7 +22,7 @@ from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
 from app.systems.building import roster_document
 from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -204,7 +204,7 @@ def validate_roster(
         _figure_result(catalogue, entry, index)
         if memo is None
         else memo(
-            (entry.model_dump_json(), index),
+            (json_key(entry), index),
             partial(_figure_result, catalogue, entry, index),
         )
         for index, entry in enumerate(roster.entries)

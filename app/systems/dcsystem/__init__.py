@@ -39,7 +39,7 @@ from app.systems.dcsystem.roster import (
     score,
     validate_roster,
 )
-from app.systems.memo import EntryMemo, issues_key
+from app.systems.memo import EntryMemo, issues_key, json_key
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
@@ -160,7 +160,7 @@ class DcSystem(
         costing = roster.extras.costing
         return [
             self._lines(
-                (entry.model_dump_json(), index, costing, issues_key(entry_result.issues)),
+                (json_key(entry), index, costing, issues_key(entry_result.issues)),
                 partial(self._line, entry, entry_result),
             )
             for index, (entry, entry_result) in enumerate(

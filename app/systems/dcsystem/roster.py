@@ -30,7 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
@@ -162,7 +162,7 @@ def validate_roster(
     def result(index: int, entry: EntryShape) -> DcsystemEntryResult:
         if memo is None:
             return _entry_result(catalogue, entry, index, costing, priced)
-        key = (entry.model_dump_json(), index, costing)  # type: ignore[attr-defined]
+        key = (json_key(entry), index, costing)  # type: ignore[arg-type]
         return memo(key, lambda: _entry_result(catalogue, entry, index, costing, priced))
 
     entries = [result(index, entry) for index, entry in enumerate(roster.entries)]

@@ -20,7 +20,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     trooper_key,
 )
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 
 ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 
@@ -223,8 +223,8 @@ class Presenter:
             # Remembered without its group's heading, which counts the group's figures
             # (one count change would otherwise make every line of the group anew).
             key = (
-                entry.model_dump_json(),
-                entry_result.model_dump_json(),
+                json_key(entry),
+                json_key(entry_result),
                 trooper_key(self.data, trooper),
             )
             line = memo(key, make)

@@ -34,7 +34,7 @@ from app.systems.infinity.engine import (
     unknown_option,
 )
 from app.systems.infinity.models import InfinityEntry, InfinityRoster, InfinityTrooper, swc_fraction
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 
 
 class InfinityEntryResult(EntryResult[InfinityEntryDerived]):
@@ -156,10 +156,10 @@ def validate_roster(
             results[p.index] = _placed_result(rules, p, issues)
             continue
         key = (
-            p.entry.model_dump_json(),
+            json_key(p.entry),
             p.index,
             trooper_key(catalogue, p.trooper),
-            tuple(issue.model_dump_json() for issue in issues),
+            tuple(json_key(issue) for issue in issues),
         )
         results[p.index] = memo(key, partial(_placed_result, rules, p, issues))
     entries = [results[index] for index in range(len(roster.entries))]

@@ -11,7 +11,7 @@ from typing import Any
 from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
@@ -136,7 +136,7 @@ class NecrowarzoneSystem(
         # A line is a function of its entry and the entry's result (app/systems/memo.py).
         return [
             self._lines(
-                (entry.model_dump_json(), entry_result.model_dump_json()),
+                (json_key(entry), json_key(entry_result)),
                 partial(self._line, entry, entry_result),
             )
             for entry, entry_result in zip(roster.entries, result.entries, strict=True)

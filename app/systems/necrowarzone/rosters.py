@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.building import roster_document
 from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, json_key
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -130,7 +130,7 @@ def validate_roster(
         if memo is None:
             result, figure = _entry_result(catalogue, entry, index)
         else:
-            key = (entry.model_dump_json(), index)
+            key = (json_key(entry), index)
             result, figure = memo(key, partial(_entry_result, catalogue, entry, index))
         figures.append((figure, entry.count))
         entries.append(result)

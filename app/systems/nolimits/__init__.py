@@ -27,7 +27,7 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import EntryMemo, issues_key
+from app.systems.memo import EntryMemo, issues_key, json_key
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -152,7 +152,7 @@ class NolimitsSystem(
                 zip(roster.entries, result.entries, strict=True)
             )
             for line in self._lines(
-                (entry.model_dump_json(), index, issues_key(entry_result.issues)),
+                (json_key(entry), index, issues_key(entry_result.issues)),
                 partial(self._entry_lines, index, entry_result),
             )
         ]

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine, EntryResult, Issue, RosterResult, prefixed
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, issues_key, json_key
 from app.systems.nolimits.catalogue import Formation
 from app.systems.nolimits.checks import (
     category_issues,
@@ -205,8 +205,20 @@ def validate_roster(
     def result_of(index: int, entry: Any) -> NolimitsEntryResult:
         if memo is None:
             return entry_result(pricer, entry, index)
-        key = (entry.model_dump_json(), index)
+        key = (json_key(entry), index)
         return memo(key, lambda: entry_result(pricer, entry, index))
+
+    def with_issues(
+        index: int, entry: Any, result: NolimitsEntryResult, more: list[Issue]
+    ) -> NolimitsEntryResult:
+        def copy() -> NolimitsEntryResult:
+            return result.model_copy(update={"issues": [*result.issues, *more]})
+
+        if memo is None:
+            return copy()
+        # Remembered too (a second general's copy is the same at every save), so that its
+        # JSON is too (app/systems/result_json.py).
+        return memo((json_key(entry), index, issues_key(more)), copy)
 
     entries = [result_of(i, entry) for i, entry in enumerate(roster.entries)]
     general = next((i for i, entry in enumerate(roster.entries) if entry.general), None)
@@ -220,7 +232,7 @@ def validate_roster(
             first_standard=i == standard,
         )
         if more:  # on a copy: the entry's own result may be the memory's
-            entries[i] = result.model_copy(update={"issues": [*result.issues, *more]})
+            entries[i] = with_issues(i, entry, result, more)
     points = sum(entry.points for entry in entries)
     return NolimitsResult(
         points=points,
