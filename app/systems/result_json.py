@@ -4,23 +4,23 @@
 largest share of the route's work. An editor's next list changes one entry: the engines
 answer the others with the same result objects (app/systems/memo.py), and those objects
 are never changed afterwards (an engine adds issues on a copy). So each entry result's
-JSON is remembered by the object itself (held here, so that its id cannot be reused) and
+JSON is remembered for as long as the object lives (a weak reference: the engines' bounded
+memories decide how long, and an entry computed for one answer is forgotten with it), and
 the answer is joined from the parts: the fields before `entries`, the entries, the fields
 after (computed ones last, as pydantic writes them). The bytes are exactly the model's own
 `to_json` (tests/systems/test_result_json.py, every example of every system and variants).
+With the engines' memory off (ENGINE_MEMO=false) no result object is ever seen twice: the
+answer is written whole.
 """
 
-import threading
-from functools import cache
+import weakref
+from functools import cache, partial
 from typing import Any, get_args
 
-from cachetools import LRUCache
 from pydantic import BaseModel, TypeAdapter
 
 from app.systems.base import RosterResult
-
-# Entry results remembered: as many as the engines' memories hold (app/systems/memo.py).
-PARTS = 2048
+from app.systems.memo import EntryMemo
 
 
 class _Shape:
@@ -37,7 +37,7 @@ class _Shape:
         self.before = set(names[:at])
         self.after = set(names[at + 1 :]) | set(cls.model_computed_fields)
         (item,) = get_args(field.annotation)
-        self.entry: TypeAdapter[Any] = TypeAdapter(item)
+        self.entry = TypeAdapter(item).serializer
 
 
 @cache
@@ -45,35 +45,37 @@ def _shape(cls: type[RosterResult[Any, Any]]) -> _Shape:
     return _Shape(cls)
 
 
-_parts: LRUCache[int, tuple[BaseModel, bytes]] = LRUCache(maxsize=PARTS)
-_lock = threading.Lock()
+# id of a live entry result -> (a weak reference to it, its JSON). An id names one live
+# object; the reference's callback forgets the id when the object dies, before the id can
+# be another object's. Plain dict operations: atomic under the GIL, no lock.
+_parts: dict[int, tuple["weakref.ref[Any]", bytes]] = {}
+
+
+def _forget(key: int, reference: "weakref.ref[Any]") -> None:
+    known = _parts.get(key)
+    if known is not None and known[0] is reference:
+        _parts.pop(key, None)
 
 
 def _entry_parts(shape: _Shape, entries: list[Any]) -> list[bytes]:
-    """Each entry's JSON, remembered or written (outside the lock: a heavy list's thousands
-    of new entries in a thread must not hold up the event loop's next answer)."""
-    with _lock:
-        known = [_parts.get(id(entry)) for entry in entries]
+    """Each entry's JSON, remembered or written (and then remembered)."""
     parts: list[bytes] = []
-    written: list[tuple[BaseModel, bytes]] = []
-    for entry, found in zip(entries, known, strict=True):
-        if found is not None:  # the object held there: its id is no other live object's
-            parts.append(found[1])
-        else:
-            part = shape.entry.dump_json(entry)
-            parts.append(part)
-            written.append((entry, part))
-    if written:
-        with _lock:
-            for entry, part in written:
-                _parts[id(entry)] = (entry, part)
+    for entry in entries:
+        key = id(entry)
+        known = _parts.get(key)
+        if known is not None:
+            parts.append(known[1])
+            continue
+        part = shape.entry.to_json(entry)
+        _parts[key] = (weakref.ref(entry, partial(_forget, key)), part)
+        parts.append(part)
     return parts
 
 
 def result_json(result: BaseModel) -> bytes:
     """`result`'s JSON, as `result.model_dump_json().encode()` writes it."""
     serializer = result.__pydantic_serializer__
-    if not isinstance(result, RosterResult):
+    if not isinstance(result, RosterResult) or not EntryMemo.enabled:
         return serializer.to_json(result)
     shape = _shape(type(result))
     head = serializer.to_json(result, include=shape.before)  # {"points":…,"issues":[…]}

@@ -4,6 +4,7 @@ edited variants of tests/systems/test_engine_memo.py, first written and then rem
 and a list validated again writes no entry the engines remembered."""
 
 import copy
+import gc
 import uuid
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from app.systems import result_json as module
 from app.systems.base import GameSystem, RosterResult
+from app.systems.memo import EntryMemo
 from app.systems.result_json import result_json
 from tests.systems.test_engine_memo import SYSTEMS, variants
 
@@ -43,28 +45,53 @@ def test_the_joined_answer_is_the_models_own(
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_a_list_validated_again_writes_no_remembered_entry(
-    systems: dict[str, GameSystem], system_id: str, monkeypatch: pytest.MonkeyPatch
+    systems: dict[str, GameSystem], system_id: str
 ) -> None:
     system = systems[system_id]
     document = system.example_rosters()[0].document
     first = system.validate(system.roster_model.model_validate(copy.deepcopy(document)))
     result_json(first)
-    shape = module._shape(type(first))
-    dumped: list[Any] = []
-    dump = shape.entry.dump_json
-    monkeypatch.setattr(shape.entry, "dump_json", lambda entry: dumped.append(entry) or dump(entry))
-    # The same list again, renamed: a new roster, the engines' remembered entry results.
+    # The same list again, renamed: a new roster, the engines' remembered entry results,
+    # every one of them written already.
     again = system.validate(
         system.roster_model.model_validate({**copy.deepcopy(document), "name": "Autre nom"})
     )
+    assert all(id(entry) in module._parts for entry in again.entries)
     assert result_json(again) == again.model_dump_json().encode()
-    assert dumped == []
-    # One entry renamed (a name no other test gives): that entry alone is written.
+    # One entry renamed (a name no other test gives): that entry alone is new, then known.
     entries = copy.deepcopy(document["entries"])
     entries[0]["name"] = f"Renommé {uuid.uuid4().hex[:8]}"
     changed = system.validate(system.roster_model.model_validate({**document, "entries": entries}))
+    known = [id(entry) in module._parts for entry in changed.entries]
+    assert known == [False] + [True] * (len(entries) - 1)
     assert result_json(changed) == changed.model_dump_json().encode()
-    assert dumped == [changed.entries[0]]
+    assert all(id(entry) in module._parts for entry in changed.entries)
+
+
+def test_an_entry_result_is_forgotten_with_its_object(systems: dict[str, GameSystem]) -> None:
+    system = systems["dcsystem"]
+    document = system.example_rosters()[0].document
+    result = system.validate(system.roster_model.model_validate(copy.deepcopy(document)))
+    alone = result.entries[0].model_copy(update={"name": "Seul"})  # in no engine's memory
+    key = id(alone)
+    result_json(result.model_copy(update={"entries": [alone]}))
+    assert key in module._parts
+    del alone
+    gc.collect()
+    assert key not in module._parts
+
+
+def test_without_the_engines_memory_the_answer_is_written_whole(
+    systems: dict[str, GameSystem], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENGINE_MEMO=false: no result object is seen twice, none is remembered."""
+    monkeypatch.setattr(EntryMemo, "enabled", False)
+    system = systems["bastos"]
+    document = copy.deepcopy(system.example_rosters()[0].document)
+    document["name"] = f"Sans mémoire {uuid.uuid4().hex[:8]}"
+    result = system.validate(system.roster_model.model_validate(document))
+    assert result_json(result) == result.model_dump_json().encode()
+    assert not any(id(entry) in module._parts for entry in result.entries)
 
 
 def test_an_entry_result_copied_is_written_anew(systems: dict[str, GameSystem]) -> None:
