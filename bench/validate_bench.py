@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from editor_bench import SIZES, long_list  # bench/ is on the path: this script's folder
+from engine_bench import median_ms
 from http_bench import validate_roster
 
 from app.main import create_app, settle_heap
@@ -35,15 +36,6 @@ from app.settings import Settings
 from app.systems.result_json import result_json
 
 Scope = dict[str, Any]
-
-
-def median_ms(calls: int, call: Callable[[int], object]) -> float:
-    times = []
-    for i in range(calls):
-        start = time.process_time()
-        call(i)
-        times.append(time.process_time() - start)
-    return statistics.median(times) * 1000
 
 
 async def median_ms_async(calls: int, call: Callable[[int], Awaitable[object]]) -> float:
