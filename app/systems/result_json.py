@@ -1,9 +1,10 @@
 """A validated roster's JSON with each entry's part remembered (issue 19).
 
-`POST …/validate` writes a result of 29 kB for a 50-entry list, and serializing it was the
-largest share of the route's work. An editor's next list changes one entry: the engines
-answer the others with the same result objects (app/systems/memo.py), and those objects
-are never changed afterwards (an engine adds issues on a copy). So each entry result's
+`POST …/validate` writes a result of 29 kB for a 50-entry list, and serializing it took a
+quarter of the route's CPU (py-spy on the server under wrk). An editor's next list changes
+one entry: the engines answer the others with the same result objects
+(app/systems/memo.py), and those objects are never changed afterwards (an engine adds
+issues on a copy). So each entry result's
 JSON is remembered for as long as the object lives (a weak reference: the engines' bounded
 memories decide how long, and an entry computed for one answer is forgotten with it), and
 the answer is joined from the parts: the fields before `entries`, the entries, the fields
