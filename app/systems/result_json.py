@@ -4,11 +4,11 @@
 quarter of the route's CPU (py-spy on the server under wrk). An editor's next list changes
 one entry: the engines answer the others with the same result objects
 (app/systems/memo.py), and those objects are never changed afterwards (an engine adds
-issues on a copy). So each entry result's
-JSON is remembered for as long as the object lives (a weak reference: the engines' bounded
-memories decide how long, and an entry computed for one answer is forgotten with it), and
-the answer is joined from the parts: the fields before `entries`, the entries, the fields
-after (computed ones last, as pydantic writes them). The bytes are exactly the model's own
+issues on a copy). So each entry result's JSON is remembered for as long as the object
+lives (a weak reference: the engines' bounded memories decide how long, and an entry
+computed for one answer is forgotten with it), and the answer is joined from the parts:
+the fields before `entries`, the entries, the fields after (computed ones last, as
+pydantic writes them). The bytes are exactly the model's own
 `to_json` (tests/systems/test_result_json.py, every example of every system and variants).
 With the engines' memory off (ENGINE_MEMO=false) no result object is ever seen twice: the
 answer is written whole.
@@ -48,14 +48,13 @@ def _shape(cls: type[RosterResult[Any, Any]]) -> _Shape:
 
 # id of a live entry result -> (a weak reference to it, its JSON). An id names one live
 # object; the reference's callback forgets the id when the object dies, before the id can
-# be another object's. Plain dict operations: atomic under the GIL, no lock.
+# be another object's (so whatever the id holds then is that object's). Plain dict
+# operations: atomic under the GIL, no lock.
 _parts: dict[int, tuple["weakref.ref[Any]", bytes]] = {}
 
 
-def _forget(key: int, reference: "weakref.ref[Any]") -> None:
-    known = _parts.get(key)
-    if known is not None and known[0] is reference:
-        _parts.pop(key, None)
+def _forget(key: int, _reference: "weakref.ref[Any]") -> None:
+    _parts.pop(key, None)
 
 
 def _entry_parts(shape: _Shape, entries: list[Any]) -> list[bytes]:

@@ -123,7 +123,7 @@ def test_an_entry_result_copied_is_written_anew(systems: dict[str, GameSystem]) 
 
 
 def test_a_second_generals_copy_is_remembered(systems: dict[str, GameSystem]) -> None:
-    """No Limits adds « one general » (L101) to the second general's result on a copy; the
+    """No Limits adds « one general » (L101-102) to the second general's result on a copy; the
     copy is remembered as the entry's result is, so its JSON is written once."""
     system = systems["nolimits"]
     document = copy.deepcopy(system.example_rosters()[0].document)
