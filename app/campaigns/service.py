@@ -97,13 +97,17 @@ class CampaignService:
     def lines(self, roster: Roster) -> list[Battle]:
         return store.ledger(session=self.session, roster_id=roster.id)
 
-    def states(self, roster: Roster, rows: Sequence[Battle] | None = None) -> list[str]:
+    def states(
+        self, roster: Roster, rows: Sequence[Battle] | None = None, document: Any = None
+    ) -> list[str]:
         rows = self.lines(roster) if rows is None else rows
-        return fighters_of.fighter_states(rows, roster.document)
+        return fighters_of.fighter_states(rows, roster.document if document is None else document)
 
-    def active(self, roster: Roster, document: BaseModel) -> BaseModel:
+    def active(
+        self, roster: Roster, document: BaseModel, rows: Sequence[Battle] | None = None
+    ) -> BaseModel:
         """The document without its dead and retired fighters (what every total counts)."""
-        return fighters_of.counted(self.session, roster, document)
+        return fighters_of.counted(self.session, roster, document, rows)
 
     def record(self, roster: Roster, expected_version: int, body: BattleIn) -> tuple[Battle, Share]:
         """Applies one battle line and stores it, its share and the roster in one
@@ -253,41 +257,75 @@ class CampaignService:
             raise LedgerError("invalid_score", str(first["msg"]), loc) from None
         return system.score(request).points
 
-    def battles(self, roster: Roster) -> list[dict[str, Any]]:
+    def battles(
+        self, roster: Roster, rows: Sequence[Battle] | None = None, document: Any = None
+    ) -> list[dict[str, Any]]:
         """The ledger as api-v1's `list_battles` gives it, oldest first: this gang's lines,
-        and those other gangs of a campaign recorded against it (their result turned)."""
-        rows = self.lines(roster)
-        fixed = ledger.correction_of(fighters_of.lines_of(rows, roster.document))
+        and those other gangs of a campaign recorded against it (their result turned, as
+        their corrections say). Bounded whatever others recorded: this gang's ledger (at
+        most LEDGER_MAX_LINES, its own), one query for the latest LEDGER_MAX_LINES lines
+        naming it with their corrections, one for the recorders' names. `rows` and
+        `document`: the ledger and document when the caller read them already."""
+        rows = self.lines(roster) if rows is None else rows
+        document = roster.document if document is None else document
+        fixed = ledger.correction_of(fighters_of.lines_of(rows, document))
         out = [
-            (row.created_at, row.id or 0, self._line_out(row, roster, fixed.get(row.number)))
+            (row.created_at, row.id or 0, self._line_out(row, roster.id, fixed.get(row.number)))
             for row in rows
         ]
-        for row in store.mirrored(session=self.session, roster_id=roster.id)[:LEDGER_MAX_LINES]:
-            recorder = roster_store.get_roster(session=self.session, roster_id=row.roster_id)
-            if recorder is None:
+        theirs = store.mirrored(session=self.session, roster_id=roster.id, limit=LEDGER_MAX_LINES)
+        named = [r.opponent_roster_id for r in rows if r.opponent_roster_id]
+        recorders = store.names(
+            session=self.session, roster_ids=[*named, *(r.roster_id for r in theirs)]
+        )
+        for _when, _id, mine in out:
+            # A line naming a gang of the campaign and no opponent in words names that gang.
+            if mine["opponent_roster"] and not mine["opponent"]:
+                mine["opponent"] = recorders.get(mine["opponent_roster"], "")
+        by_recorder: dict[str, list[Line]] = {}
+        for row in theirs:
+            by_recorder.setdefault(row.roster_id, []).append(
+                Line(battle=row.number, result=row.result, points=row.points, corrects=row.corrects)
+            )
+        effective = {
+            (recorder, line.battle): result
+            for recorder, lines in by_recorder.items()
+            for line, result, _points in ledger.effective(lines)
+        }
+        for row in theirs:
+            if row.corrects is not None or row.roster_id not in recorders:
                 continue
-            theirs = store.ledger(session=self.session, roster_id=recorder.id)
-            effective = dict(
-                (line.battle, result)
-                for line, result, _points in ledger.effective(
-                    fighters_of.lines_of(theirs, recorder.document)
-                )
-            )
-            line = self._line_out(row, recorder, None)
-            line.update(
-                opponent=recorder.name,
-                result=ledger.OPPOSITE[effective.get(row.number, row.result)],
-                points=None,
-                fighters=[],
-                recruits=[],
-                opponent_roster=recorder.id,
-            )
-            out.append((row.created_at, row.id or 0, line))
+            line = {
+                "battle": row.number,
+                "date": row.date,
+                "opponent": recorders[row.roster_id],
+                "scenario": row.scenario,
+                "result": ledger.OPPOSITE[effective.get((row.roster_id, row.number), row.result)],
+                "points": None,
+                "share": row.share_code,
+                "fighters": [],
+                "recruits": [],
+                "notes": row.notes,
+                "corrects": None,
+                "corrected_by": None,
+                "campaign": row.campaign_id,
+                "opponent_roster": row.roster_id,
+                "recorded_by": row.roster_id,
+            }
+            out.append((row.created_at, row.id, line))
         out.sort(key=lambda item: (as_utc(item[0]), item[1]))
         return [line for _when, _id, line in out]
 
+    def line(self, roster: Roster, row: Battle) -> dict[str, Any]:
+        """One line of this gang's own ledger as `battles` gives it."""
+        out = self._line_out(row, roster.id, None)
+        if row.opponent_roster_id and not row.opponent:
+            names = store.names(session=self.session, roster_ids=[row.opponent_roster_id])
+            out["opponent"] = names.get(row.opponent_roster_id, "")
+        return out
+
     @staticmethod
-    def _line_out(row: Battle, recorder: Roster, corrected_by: int | None) -> dict[str, Any]:
+    def _line_out(row: Battle, recorder: str, corrected_by: int | None) -> dict[str, Any]:
         return {
             "battle": row.number,
             "date": row.date,
@@ -314,7 +352,7 @@ class CampaignService:
             "corrected_by": corrected_by,
             "campaign": row.campaign_id,
             "opponent_roster": row.opponent_roster_id,
-            "recorded_by": recorder.id,
+            "recorded_by": recorder,
         }
 
     # A club's campaign -----------------------------------------------------------------

@@ -4,7 +4,8 @@ writers on one version exactly one wins (the other's transaction changes nothing
 
 import hmac
 import secrets
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -107,14 +108,74 @@ def ledger(*, session: Session, roster_id: str) -> list[Battle]:
     return list(session.exec(query).all())
 
 
-def mirrored(*, session: Session, roster_id: str) -> list[Battle]:
-    """Lines other gangs recorded against this one (corrections excluded)."""
+class Mirrored(NamedTuple):
+    """What another gang's page shows of a line recorded against it (no fighters: they are
+    the recorder's)."""
+
+    id: int
+    roster_id: str
+    number: int
+    campaign_id: str | None
+    opponent_roster_id: str | None
+    date: str
+    opponent: str
+    scenario: str
+    result: str
+    points: int | None
+    notes: str
+    corrects: int | None
+    share_code: str
+    created_at: Any
+
+
+_MIRRORED = [getattr(Battle, name) for name in Mirrored._fields]
+
+
+def mirrored(*, session: Session, roster_id: str, limit: int) -> list[Mirrored]:
+    """Lines other gangs recorded against this one, and the corrections of those lines
+    (a correction names the opponent its line named): the latest `limit`, oldest first.
+    One query of plain rows, whatever the recorders' own ledgers hold."""
     query = (
-        select(Battle)
-        .where(Battle.opponent_roster_id == roster_id, col(Battle.corrects).is_(None))
-        .order_by(col(Battle.created_at), col(Battle.id))
+        select(*_MIRRORED)
+        .where(Battle.opponent_roster_id == roster_id, Battle.roster_id != roster_id)
+        .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
+        .limit(limit)
     )
-    return list(session.exec(query).all())
+    return [Mirrored(*row) for row in reversed(session.exec(query).all())]
+
+
+def names(*, session: Session, roster_ids: Iterable[str]) -> dict[str, str]:
+    """Roster id → name, in one query, without reading any document."""
+    ids = sorted(set(roster_ids))
+    if not ids:
+        return {}
+    query = select(Roster.id, Roster.name).where(col(Roster.id).in_(ids))
+    return {roster_id: name for roster_id, name in session.exec(query).all()}
+
+
+def opponents(*, session: Session, roster_id: str) -> list[tuple[Campaign, list[tuple[str, str]]]]:
+    """The campaigns a roster joined (at most 50) and, for each, the other gangs' ids and
+    names (the form's opponent list): two queries, no document read."""
+    campaigns = campaigns_of(session=session, roster_id=roster_id)
+    if not campaigns:
+        return []
+    query = (
+        select(CampaignGang.campaign_id, Roster.id, Roster.name)
+        .join(Roster, col(Roster.id) == col(CampaignGang.roster_id))
+        .where(col(CampaignGang.campaign_id).in_([c.id for c in campaigns]))
+        .where(CampaignGang.roster_id != roster_id)
+        .order_by(col(CampaignGang.joined_at), col(Roster.id))
+    )
+    by: dict[str, list[tuple[str, str]]] = {c.id: [] for c in campaigns}
+    for campaign_id, gang_id, name in session.exec(query).all():
+        by[campaign_id].append((gang_id, name))
+    return [(c, by[c.id]) for c in campaigns]
+
+
+def line_by_share(*, session: Session, roster_id: str, code: str) -> Battle | None:
+    """The roster's line whose share is `code` (each line pins one share of its recorder)."""
+    query = select(Battle).where(Battle.roster_id == roster_id, Battle.share_code == code)
+    return session.exec(query.limit(1)).first()
 
 
 def campaign_lines(*, session: Session, campaign_id: str) -> list[Battle]:

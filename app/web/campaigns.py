@@ -145,16 +145,30 @@ def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int
     return bool(line_fighter["entry"] == index)
 
 
-def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
+# Ledger lines a gang page shows at once (newest first; « Plus anciennes » pages on).
+PAGE_LINES = 50
+
+
+def page_number(request: Request) -> int:
+    """The page of ledger lines asked for, bounded where it enters (from 1)."""
+    text = str(request.query_params.get("page", "1"))[:4]
+    return int(text) if text.isdecimal() and 0 < int(text) <= 100 else 1
+
+
+def gang_context(
+    service: CampaignService, roster: Roster, *, owner: bool = True, page: int = 1
+) -> dict[str, Any]:
     """The gang as its pages show it: each fighter's numbers and state, the ledger newest
-    first, each fighter's own line (XP over time, changes with their causes)."""
+    first (a page of PAGE_LINES), each fighter's own line (XP over time, changes with their
+    causes). The ledger is read once; the opponents' list only for the owner's form."""
     system = service.rosters.system(roster)
     document = service.rosters.document(roster)
-    states = service.states(roster)
+    rows = service.lines(roster)
+    states = service.states(roster, rows)
     whole = check(system, document)[0]
-    active = check(system, service.active(roster, document))[0]
+    active = check(system, service.active(roster, document, rows))[0]
     entries = document.model_dump(mode="json")["entries"]
-    lines = service.battles(roster)
+    lines = service.battles(roster, rows)
     fighters = []
     for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
         custom = entry.get("custom") or {}
@@ -178,24 +192,24 @@ def gang_context(service: CampaignService, roster: Roster) -> dict[str, Any]:
             }
         )
     campaigns = [
-        {
-            "id": c.id,
-            "name": c.name,
-            "gangs": [
-                g
-                for g in campaign_store.gangs(session=service.session, campaign_id=c.id)
-                if g.id != roster.id
-            ],
-        }
-        for c in campaign_store.campaigns_of(session=service.session, roster_id=roster.id)
+        {"id": c.id, "name": c.name, "gangs": [{"id": i, "name": n} for i, n in gangs]}
+        for c, gangs in (
+            campaign_store.opponents(session=service.session, roster_id=roster.id) if owner else []
+        )
     ]
+    newest = list(reversed(lines))
+    pages = max(1, -(-len(newest) // PAGE_LINES))
+    page = min(page, pages)
     return {
         "campaigns": campaigns,
         "roster": roster,
         "system": system,
         "fighters": fighters,
         "derived": active.derived,
-        "lines": list(reversed(lines)),
+        "lines": newest[(page - 1) * PAGE_LINES : page * PAGE_LINES],
+        "page": page,
+        "pages": pages,
+        "line_count": len(newest),
         "results": RESULTS,
         "states": STATE_LABELS,
         "report_states": STATES,
@@ -225,7 +239,7 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
         invalid: set[str] | None = None,
     ) -> Response:
         service = service_of(request, session)
-        context = gang_context(service, roster)
+        context = gang_context(service, roster, page=page_number(request))
         # The recruit's choice is the editor's « Ajouter » list (the system's add_unit).
         context.update(pages[roster.system].context())
         context.update(
@@ -301,10 +315,10 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
         service = service_of(request, session)
         try:
             roster = service.rosters.get(shared.roster_id)
-            context = gang_context(service, roster)
+            owner = editable_or_none_safe(request, session, roster.id)
+            context = gang_context(service, roster, owner=owner, page=page_number(request))
         except RosterError:
             return html_error(request, 404, "Ce gang n'existe plus.")
-        owner = editable_or_none_safe(request, session, roster.id)
         context.update(error="", form={}, flash="", owner=owner, code=code)
         return render(request, "campaign/gang.html", context)
 
@@ -317,9 +331,10 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
             roster = roster_store.get_roster(session=session, roster_id=shared.roster_id)
         if roster is None or roster.system not in service.systems:
             return html_error(request, 404, "Ce rapport n'existe pas.")
-        line = next((b for b in service.battles(roster) if b["share"] == code), None)
-        if line is None or line["recorded_by"] != roster.id:
+        row = campaign_store.line_by_share(session=session, roster_id=roster.id, code=code)
+        if row is None:
             return html_error(request, 404, "Ce rapport n'existe pas.")
+        line = service.line(roster, row)
         url = f"{public_base(request)}/campagne/gang/{code}"
         text = battle_bbcode(roster.name or "Gang sans nom", line, url)
         return Response(text, media_type="text/plain; charset=utf-8")
