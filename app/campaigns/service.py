@@ -5,6 +5,7 @@ Refusals are the exceptions below (the edges answer them); `ledger` does the ari
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -258,14 +259,19 @@ class CampaignService:
         return system.score(request).points
 
     def battles(
-        self, roster: Roster, rows: Sequence[Battle] | None = None, document: Any = None
+        self,
+        roster: Roster,
+        rows: Sequence[Battle] | None = None,
+        document: Any = None,
+        until: datetime | None = None,
     ) -> list[dict[str, Any]]:
         """The ledger as api-v1's `list_battles` gives it, oldest first: this gang's lines,
         and those other gangs of a campaign recorded against it (their result turned, as
         their corrections say). Bounded whatever others recorded: this gang's ledger (at
         most LEDGER_MAX_LINES, its own), one query for the latest LEDGER_MAX_LINES lines
         naming it with their corrections, one for the recorders' names. `rows` and
-        `document`: the ledger and document when the caller read them already."""
+        `document`: the ledger and document when the caller read them already; `until`:
+        only the lines others recorded up to then (a share's frozen ledger)."""
         rows = self.lines(roster) if rows is None else rows
         document = roster.document if document is None else document
         fixed = ledger.correction_of(fighters_of.lines_of(rows, document))
@@ -273,7 +279,9 @@ class CampaignService:
             (row.created_at, row.id or 0, self._line_out(row, roster.id, fixed.get(row.number)))
             for row in rows
         ]
-        theirs = store.mirrored(session=self.session, roster_id=roster.id, limit=LEDGER_MAX_LINES)
+        theirs = store.mirrored(
+            session=self.session, roster_id=roster.id, limit=LEDGER_MAX_LINES, until=until
+        )
         named = [r.opponent_roster_id for r in rows if r.opponent_roster_id]
         recorders = store.names(
             session=self.session, roster_ids=[*named, *(r.roster_id for r in theirs)]

@@ -5,6 +5,7 @@ writers on one version exactly one wins (the other's transaction changes nothing
 import hmac
 import secrets
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import func, update
@@ -131,7 +132,9 @@ class Mirrored(NamedTuple):
 _MIRRORED = [getattr(Battle, name) for name in Mirrored._fields]
 
 
-def mirrored(*, session: Session, roster_id: str, limit: int) -> list[Mirrored]:
+def mirrored(
+    *, session: Session, roster_id: str, limit: int, until: datetime | None = None
+) -> list[Mirrored]:
     """Lines other gangs recorded against this one, and the corrections of those lines
     (a correction names the opponent its line named): the latest `limit`, oldest first.
     One query of plain rows, whatever the recorders' own ledgers hold."""
@@ -141,6 +144,8 @@ def mirrored(*, session: Session, roster_id: str, limit: int) -> list[Mirrored]:
         .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
         .limit(limit)
     )
+    if until is not None:
+        query = query.where(col(Battle.created_at) <= until)
     return [Mirrored(*row) for row in reversed(session.exec(query).all())]
 
 

@@ -18,7 +18,7 @@ from app.db import SessionDep
 from app.roster_service import RosterError, StaleVersion, check
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
-from app.store.models import Roster
+from app.store.models import Roster, Share, as_utc
 from app.urls import public_base
 from app.web.deps import EditableRoster, FormDep, editable, my_lists, writing_carnet
 from app.web.forms import error_text, field_errors
@@ -156,19 +156,39 @@ def page_number(request: Request) -> int:
 
 
 def gang_context(
-    service: CampaignService, roster: Roster, *, owner: bool = True, page: int = 1
+    service: CampaignService,
+    roster: Roster,
+    *,
+    owner: bool = True,
+    page: int = 1,
+    share: Share | None = None,
 ) -> dict[str, Any]:
     """The gang as its pages show it: each fighter's numbers and state, the ledger newest
     first (a page of PAGE_LINES), each fighter's own line (XP over time, changes with their
-    causes). The ledger is read once; the opponents' list only for the owner's form."""
+    causes). The ledger is read once; the opponents' list only for the owner's form.
+    With `share`: the gang as that share froze it (its document, and the ledger's lines
+    up to it), as /s/{code} shows the share."""
     system = service.rosters.system(roster)
-    document = service.rosters.document(roster)
     rows = service.lines(roster)
-    states = service.states(roster, rows)
+    until = None
+    if share is None:
+        document = service.rosters.document(roster)
+        as_stored = roster.document
+    else:
+        as_stored = share.snapshot["roster"]
+        document = system.roster_model.model_validate(as_stored)
+        pinned = (share.snapshot.get("ledger") or {}).get("battle")
+        until = as_utc(share.created_at)
+        if isinstance(pinned, int):
+            rows = [row for row in rows if row.number <= pinned]
+        else:
+            rows = [row for row in rows if as_utc(row.created_at) <= until]
+        until = max([until, *(as_utc(row.created_at) for row in rows)])
+    states = service.states(roster, rows, as_stored)
     whole = check(system, document)[0]
     active = check(system, service.active(roster, document, rows))[0]
     entries = document.model_dump(mode="json")["entries"]
-    lines = service.battles(roster, rows)
+    lines = service.battles(roster, rows, as_stored, until=until)
     fighters = []
     for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
         custom = entry.get("custom") or {}
@@ -203,6 +223,7 @@ def gang_context(
     return {
         "campaigns": campaigns,
         "roster": roster,
+        "gang_name": document.name if share is not None else roster.name,  # type: ignore[attr-defined]
         "system": system,
         "fighters": fighters,
         "derived": active.derived,
@@ -316,7 +337,8 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
         try:
             roster = service.rosters.get(shared.roster_id)
             owner = editable_or_none_safe(request, session, roster.id)
-            context = gang_context(service, roster, owner=owner, page=page_number(request))
+            page = page_number(request)
+            context = gang_context(service, roster, owner=owner, page=page, share=shared)
         except RosterError:
             return html_error(request, 404, "Ce gang n'existe plus.")
         context.update(error="", form={}, flash="", owner=owner, code=code)

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.api.test_campaigns import campaign_of, orlocks, sg1, stored
+from tests.api.test_campaigns import PROFILE, battle, campaign_of, join, orlocks, sg1, stored
 
 
 def open_in_browser(browser: TestClient, roster: dict[str, Any]) -> None:
@@ -336,3 +336,45 @@ def test_a_recruit_joins_in_the_after_the_battle_form(browser: TestClient) -> No
     again = record(browser, gang["id"], {"add-unit": "ganger"})
     assert again.status_code == 303
     assert "10 figurines en jeu" in browser.get(f"/r/{gang['id']}/campagne").text
+
+
+def test_a_gang_page_for_an_old_share_shows_that_share_s_state(browser: TestClient) -> None:
+    """Issue 25, item 5: /campagne/gang/{code} shows the share's frozen gang and ledger, as
+    /s/{code} does, not the list as it is now."""
+    campaign = campaign_of(browser)
+    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    for gang in (alpha, bravo):
+        assert join(browser, campaign, gang).status_code == 201
+    first = battle(browser, alpha, 1, {"notes": "Première", "fighters": [{"entry": 1, "xp": 5}]})
+    assert first.status_code == 201, first.text
+    old = first.json()["share"]
+    later = battle(
+        browser,
+        alpha,
+        2,
+        {
+            "notes": "Deuxième, secrète",
+            "fighters": [{"entry": 1, "xp": 7}],
+            "recruits": [{"name": "Nouveau venu", "custom": {"xp": 0, "profile": PROFILE}}],
+        },
+    )
+    assert later.status_code == 201, later.text
+    renamed = {**later.json()["roster"], "name": "Alpha renommé"}
+    put = browser.put(
+        f"/api/v1/rosters/{alpha['id']}",
+        json=renamed,
+        headers={"Authorization": f"Bearer {alpha['edit_token']}", "If-Match": '"3"'},
+    )
+    assert put.status_code == 200, put.text
+    against = battle(
+        browser, bravo, 1, {"campaign": campaign["id"], "opponent_roster": alpha["id"]}
+    )
+    assert against.status_code == 201, against.text
+    page = browser.get(f"/campagne/gang/{old}").text
+    assert "<h1>Alpha <small>" in page
+    assert "Première" in page and "Deuxième" not in page and "Nouveau venu" not in page
+    assert page.count('class="battle"') == 1
+    xp = re.search(r'<tr id="fighter-1">\s*<td>Ganger 1</td>\s*<td>(\d+)</td>', page)
+    assert xp and xp[1] == "65", xp  # 60 + 5, not + 7
+    now = browser.get(f"/campagne/gang/{later.json()['share']}").text
+    assert "Deuxième, secrète" in now and "Nouveau venu" in now and "Première" in now
