@@ -399,20 +399,23 @@ class CampaignService:
                 f"Cette liste est de « {roster.system} », la campagne de « {campaign.system} ».",
                 ["roster"],
             )
-        if store.is_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id):
-            return roster
-        if store.count_gangs(session=self.session, campaign_id=campaign.id) >= CAMPAIGN_MAX_GANGS:
-            raise CampaignFull(campaign.id)
-        store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
+        self.join_held(campaign, roster)
         return roster
 
     def join_held(self, campaign: Campaign, roster: Roster) -> None:
-        """A roster the player's carnet holds joins (the page checked the join code)."""
+        """A roster the player's carnet holds joins (the page checked the join code):
+        compare-and-swap on the campaign's gang count (store.join_capped)."""
         if store.is_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id):
             return
-        if store.count_gangs(session=self.session, campaign_id=campaign.id) >= CAMPAIGN_MAX_GANGS:
-            raise CampaignFull(campaign.id)
-        store.add_gang(session=self.session, campaign_id=campaign.id, roster_id=roster.id)
+        try:
+            store.join_capped(
+                session=self.session,
+                campaign_id=campaign.id,
+                roster_id=roster.id,
+                cap=CAMPAIGN_MAX_GANGS,
+            )
+        except store.Full:
+            raise CampaignFull(campaign.id) from None
 
     def standings(self, campaign: Campaign) -> list[ledger.Standing]:
         gangs = store.gangs(session=self.session, campaign_id=campaign.id)
