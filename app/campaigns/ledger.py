@@ -76,6 +76,10 @@ class Line:
     campaign: str | None = None
     opponent_roster: str | None = None
     recruits: int = 0
+    # False for a line the organiser voided, its opponent disputed, or that confirms the
+    # other gang's line of the same battle (that line counts for both).
+    counted: bool = True
+    voided: bool = False
 
 
 def apply(
@@ -245,6 +249,8 @@ def standings(
     for roster, lines in ledgers.items():
         mine = [line for line in lines if line.campaign == campaign]
         for line, result, points in effective(mine):
+            if not line.counted:
+                continue
             table[roster].count(result, points)
             other = line.opponent_roster
             if other is not None and other in table and other != roster:
@@ -252,7 +258,8 @@ def standings(
         states: dict[int, str] = {}
         recorded: dict[int, int] = {}  # figures of entries no longer in the list
         for line in mine:
-            table[roster].xp += sum(f.xp for f in line.fighters)
+            if not line.voided:
+                table[roster].xp += sum(f.xp for f in line.fighters)
             for fighter in line.fighters:
                 if fighter.state is not None:
                     states[fighter.entry] = fighter.state

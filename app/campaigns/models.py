@@ -13,6 +13,7 @@ MAX_CHANGES = 20
 MAX_RECRUITS = 50
 ResultName = Literal["win", "loss", "draw"]
 StateName = Literal["active", "recovering", "dead", "retired"]
+VerdictName = Literal["pending", "confirmed", "disputed"]
 
 
 class StatChangeIn(BaseModel):
@@ -89,6 +90,33 @@ class FighterOut(BaseModel):
     state: StateName | None
 
 
+class SameBattle(BaseModel):
+    recorded_by: str
+    battle: int
+
+
+class VerdictIn(BaseModel):
+    model_config = INPUT
+
+    verdict: Literal["confirmed", "disputed"] = Field(
+        description="The named gang's word on a line another gang recorded against it."
+    )
+
+
+class LineRef(BaseModel):
+    recorded_by: str = Field(description="Roster id of the gang that recorded the line.")
+    battle: int = Field(description="The line's number in that gang's ledger.")
+    verdict: VerdictName | None
+    voided: bool
+
+
+class VoidIn(BaseModel):
+    model_config = INPUT
+
+    recorded_by: str = Field(min_length=1, max_length=32, pattern=r"^[0-9a-f]{1,32}$")
+    battle: integer(1, 1_000_000)  # type: ignore[valid-type]
+
+
 class BattleOut(BaseModel):
     battle: int = Field(description="Number in the recording gang's ledger, from 1.")
     date: str
@@ -105,6 +133,15 @@ class BattleOut(BaseModel):
     campaign: str | None
     opponent_roster: str | None
     recorded_by: str = Field(description="Roster id of the gang that recorded the line.")
+    verdict: VerdictName | None = Field(
+        description="A line naming another gang of its campaign: « pending » until that "
+        "gang confirms or disputes it; null for any other line."
+    )
+    voided: bool = Field(description="The organiser voided it: shown, counted nowhere.")
+    same_as: SameBattle | None = Field(
+        description="This gang's line recorded a battle the other gang had recorded: "
+        "that line (it counts for both, this one for this gang's fighters only)."
+    )
 
 
 class BattleList(BaseModel):

@@ -121,6 +121,7 @@ class CampaignService:
         if roster.version != expected_version:
             raise StaleVersion(roster.version)
         campaign, opponent = self._campaign_of(roster, body, rows)
+        same = self._same_battle(roster, body, campaign, opponent, rows)
         points = self._points(system, body)
         # Every entry gets its stable id now: the line names fighters by it.
         before = fighters_of.with_ids(roster.document)
@@ -183,7 +184,11 @@ class CampaignService:
             ],
             "recruits": stored["entries"][old_size:],
             "corrects": body.corrects,
+            "verdict": "pending" if opponent is not None and body.corrects is None else None,
+            "confirms_id": None,
         }
+        if same is not None:
+            line.update(verdict="confirmed", confirms_id=same.id)
         share = {
             "system": system.id,
             "catalogue_version": system.catalogue_version,
@@ -199,6 +204,7 @@ class CampaignService:
                 card=card(system, active),
                 battle=line,
                 share=share,
+                confirms=same,
             )
         except store.Lost:
             self.session.refresh(roster)
@@ -242,6 +248,61 @@ class CampaignService:
                 ["opponent_roster"],
             )
         return body.campaign, body.opponent_roster
+
+    def _same_battle(
+        self,
+        roster: Roster,
+        body: BattleIn,
+        campaign: str | None,
+        opponent: str | None,
+        rows: Sequence[Battle],
+    ) -> Battle | None:
+        """The opponent's line this line records again (docs/campaigns.md « Who says a
+        battle happened »): of the same campaign, naming this gang, the same date, the
+        opposite result, neither confirmed, disputed nor voided, and not yet matched by
+        a line of this gang. The oldest such line, or None (then this line is a battle
+        of its own, the opponent's to confirm)."""
+        if body.corrects is not None or opponent is None or campaign is None:
+            return None
+        taken = {row.confirms_id for row in rows if row.confirms_id is not None}
+        for theirs in store.unconfirmed_against(
+            session=self.session, recorder=opponent, opponent=roster.id, campaign_id=campaign
+        ):
+            if (
+                theirs.id not in taken
+                and theirs.date == body.date
+                and ledger.OPPOSITE[theirs.result] == body.result
+            ):
+                return theirs
+        return None
+
+    def verdict(self, roster: Roster, recorded_by: str, number: int, verdict: str) -> Battle:
+        """This gang confirms or disputes a line another gang recorded against it."""
+        row = store.line_of(session=self.session, roster_id=recorded_by[:32], number=number)
+        if (
+            row is None
+            or row.opponent_roster_id != roster.id
+            or row.roster_id == roster.id
+            or row.corrects is not None
+        ):
+            raise LedgerError(
+                "no_such_battle", "Aucune bataille de ce gang adverse contre le vôtre.", ["battle"]
+            )
+        if row.voided_at is not None:
+            raise LedgerError("voided", "L’organisateur a annulé cette bataille.", ["battle"])
+        store.set_verdict(session=self.session, line=row, verdict=verdict)
+        return row
+
+    def void(self, campaign: Campaign, recorded_by: str, number: int) -> Battle:
+        """The organiser voids a line of the campaign: it stays, shown as such, and counts
+        nowhere (a correction of it neither)."""
+        row = store.line_of(session=self.session, roster_id=recorded_by[:32], number=number)
+        if row is None or row.campaign_id != campaign.id or row.corrects is not None:
+            raise LedgerError(
+                "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
+            )
+        store.void(session=self.session, line=row)
+        return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:
         if body.score is None:
@@ -300,8 +361,14 @@ class CampaignService:
             for recorder, lines in by_recorder.items()
             for line, result, _points in ledger.effective(lines)
         }
+        confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
+        same = store.lines_by_id(session=self.session, ids=confirmed)
+        for _when, _id, mine in out:
+            other = same.get(mine.pop("_confirms", None) or -1)
+            if other is not None:
+                mine["same_as"] = {"recorded_by": other.roster_id, "battle": other.number}
         for row in theirs:
-            if row.corrects is not None or row.roster_id not in recorders:
+            if row.corrects is not None or row.roster_id not in recorders or row.id in confirmed:
                 continue
             line = {
                 "battle": row.number,
@@ -319,6 +386,9 @@ class CampaignService:
                 "campaign": row.campaign_id,
                 "opponent_roster": row.roster_id,
                 "recorded_by": row.roster_id,
+                "verdict": row.verdict or "pending",
+                "voided": row.voided_at is not None,
+                "same_as": None,
             }
             out.append((row.created_at, row.id, line))
         out.sort(key=lambda item: (as_utc(item[0]), item[1]))
@@ -327,6 +397,7 @@ class CampaignService:
     def line(self, roster: Roster, row: Battle) -> dict[str, Any]:
         """One line of this gang's own ledger as `battles` gives it."""
         out = self._line_out(row, roster.id, None)
+        out.pop("_confirms", None)
         if row.opponent_roster_id and not row.opponent:
             names = store.names(session=self.session, roster_ids=[row.opponent_roster_id])
             out["opponent"] = names.get(row.opponent_roster_id, "")
@@ -361,6 +432,12 @@ class CampaignService:
             "campaign": row.campaign_id,
             "opponent_roster": row.opponent_roster_id,
             "recorded_by": recorder,
+            "verdict": (row.verdict or "pending")
+            if row.opponent_roster_id and row.corrects is None
+            else None,
+            "voided": row.voided_at is not None,
+            "same_as": None,
+            "_confirms": row.confirms_id,
         }
 
     # A club's campaign -----------------------------------------------------------------

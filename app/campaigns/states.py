@@ -79,6 +79,8 @@ def as_line(row: Battle, where: dict[str, int], size: int) -> Line:
         campaign=row.campaign_id,
         opponent_roster=row.opponent_roster_id,
         recruits=len(row.recruits),
+        counted=row.voided_at is None and row.verdict != "disputed" and row.confirms_id is None,
+        voided=row.voided_at is not None,
     )
 
 

@@ -65,6 +65,12 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "PUT", re.compile(rf"/api/v1/books/{ID}")),
     Route("write", "DELETE", re.compile(rf"/api/v1/books/{ID}")),
     Route("write", "POST", re.compile(rf"/api/v1/rosters/{ID}/updates")),
+    # Campaign verdicts and voids (issue 25.8, issue 26.5): each stores a line's state.
+    Route("write", "POST", re.compile(rf"/api/v1/rosters/{ID}/battles/{ID}/[0-9]+/verdict")),
+    Route("write", "POST", re.compile(rf"/r/{ID}/campagne/verdict")),
+    Route("write", "POST", re.compile(rf"/api/v1/campaigns/{ID}/voids")),
+    Route("write", "POST", re.compile(rf"/c/{ID}/annuler")),
+    Route("create", "POST", re.compile(rf"/c/{ID}/invitation")),
 )
 # Routes that check an edit token or a carnet's key; 401/403 there are failed checks.
 ROSTER_PATH = re.compile(

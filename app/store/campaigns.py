@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -142,6 +142,8 @@ class Mirrored(NamedTuple):
     corrects: int | None
     share_code: str
     created_at: Any
+    verdict: str | None
+    voided_at: Any
 
 
 _MIRRORED = [getattr(Battle, name) for name in Mirrored._fields]
@@ -151,11 +153,14 @@ def mirrored(
     *, session: Session, roster_id: str, limit: int, until: datetime | None = None
 ) -> list[Mirrored]:
     """Lines other gangs recorded against this one, and the corrections of those lines
-    (a correction names the opponent its line named): the latest `limit`, oldest first.
+    (a correction names the opponent its line named), but those that record again a line
+    of this gang (`confirms_id`): the latest `limit`, oldest first.
     One query of plain rows, whatever the recorders' own ledgers hold."""
     query = (
         select(*_MIRRORED)
         .where(Battle.opponent_roster_id == roster_id, Battle.roster_id != roster_id)
+        # A line recording again a battle this gang recorded is this gang's own line.
+        .where(col(Battle.confirms_id).is_(None))
         .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
         .limit(limit)
     )
@@ -198,6 +203,65 @@ def line_by_share(*, session: Session, roster_id: str, code: str) -> Battle | No
     return session.exec(query.limit(1)).first()
 
 
+def line_of(*, session: Session, roster_id: str, number: int) -> Battle | None:
+    if no_row_has(roster_id):
+        return None
+    query = select(Battle).where(Battle.roster_id == roster_id, Battle.number == number)
+    return session.exec(query).first()
+
+
+def lines_by_id(*, session: Session, ids: Iterable[int]) -> dict[int, Battle]:
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    query = select(Battle).where(col(Battle.id).in_(wanted))
+    return {row.id or 0: row for row in session.exec(query).all()}
+
+
+def unconfirmed_against(
+    *, session: Session, recorder: str, opponent: str, campaign_id: str
+) -> list[Battle]:
+    """`recorder`'s lines of the campaign naming `opponent` that the opponent neither
+    confirmed nor disputed and the organiser did not void, oldest first (at most 1,000:
+    a ledger's own bound)."""
+    query = (
+        select(Battle)
+        .where(
+            Battle.roster_id == recorder,
+            Battle.opponent_roster_id == opponent,
+            Battle.campaign_id == campaign_id,
+            col(Battle.corrects).is_(None),
+            col(Battle.voided_at).is_(None),
+            or_(col(Battle.verdict).is_(None), col(Battle.verdict) == "pending"),
+        )
+        .order_by(col(Battle.number))
+        .limit(1000)
+    )
+    return list(session.exec(query).all())
+
+
+def set_verdict(*, session: Session, line: Battle, verdict: str) -> None:
+    line.verdict = verdict
+    session.add(line)
+    session.commit()
+
+
+def void(*, session: Session, line: Battle) -> None:
+    """Idempotent: a line voided once keeps its first date."""
+    if line.voided_at is None:
+        line.voided_at = utcnow()
+        session.add(line)
+        session.commit()
+
+
+def token_matches(campaign: Campaign, token: str) -> bool:
+    return hmac.compare_digest(campaign.token_hash, hash_token(token))
+
+
+def is_organiser(*, session: Session, carnet_id: str, campaign_id: str) -> bool:
+    return session.get(CarnetCampaign, (carnet_id, campaign_id)) is not None
+
+
 def campaign_lines(*, session: Session, campaign_id: str) -> list[Battle]:
     query = (
         select(Battle)
@@ -216,6 +280,7 @@ def record(
     card: dict[str, Any],
     battle: dict[str, Any],
     share: dict[str, Any],
+    confirms: Battle | None = None,
 ) -> tuple[Battle, Share]:
     """One transaction: the roster's version swapped, the share of the state after it and
     the battle line inserted. Lost when the version moved on or the number was taken."""
@@ -238,6 +303,11 @@ def record(
     line = Battle(roster_id=roster.id, share_code=code, **battle)
     session.add(stored_share)
     session.add(line)
+    if confirms is not None:
+        # The other gang's line of the same battle: confirmed by this one, in the same
+        # transaction (both or neither).
+        confirms.verdict = "confirmed"
+        session.add(confirms)
     try:
         session.commit()
     except IntegrityError:

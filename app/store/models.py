@@ -228,6 +228,15 @@ class Battle(SQLModel, table=True):
     recruits: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     corrects: int | None = Field(default=None)
     share_code: str = Field(max_length=16)
+    # A line naming another gang of its campaign: "pending" (null before revision 0006,
+    # read alike), "confirmed" or "disputed" by that gang; `voided_at` when the organiser
+    # voided it; `confirms_id` the other gang's line this line is the same battle as.
+    # These three change after the line is written; nothing else of it does.
+    verdict: str | None = Field(default=None, max_length=16)
+    voided_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
+    confirms_id: int | None = Field(default=None)
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )

@@ -277,7 +277,11 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
 
     @router.get("/r/{roster_id}/campagne")
     def after_battle(roster: EditableRoster, request: Request, session: SessionDep) -> Response:
-        flash = "Bataille enregistrée." if request.query_params.get("ok") else ""
+        flash = {
+            "confirmed": "Bataille confirmée.",
+            "disputed": "Bataille contestée : elle ne compte plus au classement.",
+        }.get(str(request.query_params.get("ok")), "Bataille enregistrée.")
+        flash = flash if request.query_params.get("ok") else ""
         return gang_page(request, session, roster, flash=flash)
 
     @router.post("/r/{roster_id}/campagne")
@@ -327,6 +331,22 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
             session.refresh(roster)
             return gang_page(request, session, roster, STALE, 409, shown)
         return RedirectResponse(f"/r/{roster.id}/campagne?ok=1", status_code=303)
+
+    @router.post("/r/{roster_id}/campagne/verdict")
+    def give_verdict(
+        roster: EditableRoster, request: Request, session: SessionDep, form: FormDep
+    ) -> Response:
+        """The gang's owner confirms or disputes a line another gang recorded against it."""
+        said = str(form.get("verdict") or "")
+        number = str(form.get("battle") or "")[:7]
+        if said not in ("confirmed", "disputed") or not number.isdecimal():
+            return gang_page(request, session, roster, "Choisissez Confirmer ou Contester.", 422)
+        service = service_of(request, session)
+        try:
+            service.verdict(roster, str(form.get("recorded_by") or "")[:32], int(number), said)
+        except LedgerError as exc:
+            return gang_page(request, session, roster, str(exc), 422)
+        return RedirectResponse(f"/r/{roster.id}/campagne?ok={said}", status_code=303)
 
     @router.get("/campagne/gang/{code}")
     def public_gang(code: str, request: Request, session: SessionDep) -> Response:

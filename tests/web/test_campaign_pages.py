@@ -378,3 +378,31 @@ def test_a_gang_page_for_an_old_share_shows_that_share_s_state(browser: TestClie
     assert xp and xp[1] == "65", xp  # 60 + 5, not + 7
     now = browser.get(f"/campagne/gang/{later.json()['share']}").text
     assert "Deuxième, secrète" in now and "Nouveau venu" in now and "Première" in now
+
+
+def test_the_opponent_disputes_a_line_from_his_gang_page(browser: TestClient) -> None:
+    campaign = campaign_of(browser)
+    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    for gang in (alpha, bravo):
+        assert join(browser, campaign, gang).status_code == 201
+    body = {"campaign": campaign["id"], "opponent_roster": bravo["id"], "notes": "Jamais jouée"}
+    assert battle(browser, alpha, 1, body).status_code == 201
+    open_in_browser(browser, bravo)
+    page = browser.get(f"/r/{bravo['id']}/campagne").text
+    assert "à confirmer par ce gang" in page and 'value="disputed">Contester' in page
+    said = browser.post(
+        f"/r/{bravo['id']}/campagne/verdict",
+        data={"recorded_by": alpha["id"], "battle": "1", "verdict": "disputed"},
+    )
+    assert said.status_code == 303, said.text
+    after = browser.get(said.headers["location"]).text
+    assert "Bataille contestée : elle ne compte plus au classement." in after
+    assert "contestée : ne compte pas" in after
+    standings = browser.get(f"/c/{campaign['id']}").text
+    assert re.search(r"Alpha(</a>)?</td><td>0</td>", standings), standings
+    refused = browser.post(
+        f"/r/{bravo['id']}/campagne/verdict",
+        data={"recorded_by": alpha["id"], "battle": "5", "verdict": "confirmed"},
+    )
+    assert refused.status_code == 422
+    assert "Aucune bataille de ce gang adverse contre le vôtre." in refused.text

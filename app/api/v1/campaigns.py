@@ -4,7 +4,7 @@ app/campaigns/service.py, which answers the refusals as problem+json."""
 import json
 from typing import Annotated, Any, Literal, Union
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field, create_model
 
 from app.api.v1.deps import Authorization, EditableRoster, bearer
@@ -17,6 +17,9 @@ from app.campaigns.models import (
     CampaignOut,
     Joined,
     JoinIn,
+    LineRef,
+    VerdictIn,
+    VoidIn,
 )
 from app.campaigns.service import (
     CampaignFull,
@@ -29,7 +32,9 @@ from app.carnet_service import KeyRefused
 from app.db import SessionDep
 from app.problems import ApiError, FieldError, Problem
 from app.roster_service import StaleVersion, TokenMissing, check
+from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
+from app.store.models import Battle
 from app.systems.base import AnySystem
 from app.urls import public_base
 
@@ -152,6 +157,73 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
             media_type="application/json",
             headers={"Cache-Control": response.headers["Cache-Control"]},
         )
+
+    def line_ref(row: Battle) -> LineRef:
+        return LineRef(
+            recorded_by=row.roster_id,
+            battle=row.number,
+            verdict=row.verdict or "pending",
+            voided=row.voided_at is not None,
+        )
+
+    @router.post(
+        "/rosters/{roster_id}/battles/{recorded_by}/{battle}/verdict",
+        response_model=LineRef,
+        responses={
+            **AUTH_PROBLEMS,
+            422: {"model": Problem, "description": "No such line against this gang, or voided."},
+        },
+        summary="Confirm or dispute a line another gang recorded against this one (token)",
+        operation_id="give_verdict",
+    )
+    def give_verdict(
+        roster: EditableRoster,
+        recorded_by: Annotated[str, Path(max_length=32)],
+        battle: Annotated[int, Path(ge=1, le=1_000_000)],
+        body: VerdictIn,
+        request: Request,
+        session: SessionDep,
+    ) -> Any:
+        try:
+            row = service(request, session).verdict(roster, recorded_by, battle, body.verdict)
+        except LedgerError as error:
+            raise refused(error) from None
+        return line_ref(row)
+
+    @router.post(
+        "/campaigns/{campaign_id}/voids",
+        response_model=LineRef,
+        responses={
+            401: {"model": Problem, "description": "No campaign token."},
+            403: {"model": Problem, "description": "Not this campaign's token."},
+            404: {"model": Problem, "description": "No such campaign."},
+            422: {"model": Problem, "description": "No such line in the campaign."},
+        },
+        summary="The organiser voids a line of the campaign (its edit token as Bearer)",
+        operation_id="void_battle",
+    )
+    def void_battle(
+        campaign_id: str,
+        body: VoidIn,
+        request: Request,
+        session: SessionDep,
+        authorization: Authorization = None,
+    ) -> Any:
+        campaigns = service(request, session)
+        try:
+            campaign = campaigns.get(campaign_id)
+        except NoSuchCampaign:
+            raise ApiError(404, "No such campaign.") from None
+        token = bearer(authorization)
+        if token is None:
+            raise ApiError(401, "The campaign's edit token is needed.")
+        if not campaign_store.token_matches(campaign, token):
+            raise ApiError(403, "Not this campaign's edit token: nothing voided.")
+        try:
+            row = campaigns.void(campaign, body.recorded_by, body.battle)
+        except LedgerError as error:
+            raise refused(error) from None
+        return line_ref(row)
 
     @router.post(
         "/campaigns",
