@@ -7,7 +7,9 @@ Revises: 0005
 Create Date: 2026-12-04
 
 Three nullable columns on `battle`, nothing rewritten: a line stored before this revision
-has no verdict (read as « à confirmer », counted as it was) and is not voided.
+has no verdict (read as « à confirmer », counted as it was) and is not voided. One nullable
+column on `campaign`, `join_code`: null for a campaign made before (its code was stored
+hashed only; its organiser makes a new link, docs/campaigns.md « The organiser's page »).
 """
 
 from collections.abc import Sequence
@@ -27,9 +29,13 @@ def upgrade() -> None:
         batch.add_column(sa.Column("verdict", sa.String(length=16), nullable=True))
         batch.add_column(sa.Column("voided_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("confirms_id", sa.Integer(), nullable=True))
+    with op.batch_alter_table("campaign") as batch:
+        batch.add_column(sa.Column("join_code", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("campaign") as batch:
+        batch.drop_column("join_code")
     with op.batch_alter_table("battle") as batch:
         batch.drop_column("confirms_id")
         batch.drop_column("voided_at")

@@ -40,6 +40,7 @@ def create_campaign(
         notes=notes,
         token_hash=hash_token(token),
         join_hash=hash_token(join),
+        join_code=join,
     )
     session.add(campaign)
     if carnet_id is not None:
@@ -252,6 +253,42 @@ def void(*, session: Session, line: Battle) -> None:
         line.voided_at = utcnow()
         session.add(line)
         session.commit()
+
+
+def new_join_code(*, session: Session, campaign: Campaign, expected_hash: str) -> str | None:
+    """A new join code replaces the old one (that link stops working), compare-and-swap on
+    the code the organiser's page showed: of two clicks, one changes it; None when the code
+    had changed already."""
+    join = secrets.token_urlsafe(12)
+    swapped = session.execute(
+        update(Campaign)
+        .where(Campaign.id == campaign.id, Campaign.join_hash == expected_hash)  # type: ignore[arg-type]
+        .values(join_hash=hash_token(join), join_code=join)
+    )
+    session.commit()
+    session.refresh(campaign)
+    return join if swapped.rowcount == 1 else None  # type: ignore[attr-defined]
+
+
+def recent_lines(
+    *, session: Session, campaign_id: str, offset: int, limit: int
+) -> tuple[list[Mirrored], int]:
+    """A page of the campaign's battles, newest first (corrections and lines recording a
+    battle again left out), and how many there are: two queries."""
+    where = (
+        Battle.campaign_id == campaign_id,
+        col(Battle.corrects).is_(None),
+        col(Battle.confirms_id).is_(None),
+    )
+    query = (
+        select(*_MIRRORED)
+        .where(*where)
+        .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    total = session.exec(select(func.count()).select_from(Battle).where(*where)).one()
+    return [Mirrored(*row) for row in session.exec(query).all()], int(total)
 
 
 def token_matches(campaign: Campaign, token: str) -> bool:

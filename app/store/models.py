@@ -156,6 +156,9 @@ class Campaign(SQLModel, table=True):
     notes: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     token_hash: str = Field(max_length=64)
     join_hash: str = Field(max_length=64)
+    # The join code itself, for the organiser's page (it only lets a list join; the
+    # organiser's token stays hashed). Null for a campaign made before revision 0006.
+    join_code: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )

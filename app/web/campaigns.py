@@ -20,7 +20,14 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Roster, Share, as_utc
 from app.urls import public_base
-from app.web.deps import EditableRoster, FormDep, editable, my_lists, writing_carnet
+from app.web.deps import (
+    EditableRoster,
+    FormDep,
+    browser_carnet,
+    editable,
+    my_lists,
+    writing_carnet,
+)
 from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
 
@@ -429,8 +436,20 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
             status=201,
         )
 
-    @router.get("/c/{campaign_id}")
-    def campaign_page(campaign_id: str, request: Request, session: SessionDep) -> Response:
+    def organiser_of(request: Request, session: Session, campaign: Any) -> bool:
+        carnet = browser_carnet(request, session)
+        return carnet is not None and campaign_store.is_organiser(
+            session=session, carnet_id=carnet.id, campaign_id=campaign.id
+        )
+
+    def campaign_view(
+        request: Request,
+        session: Session,
+        campaign_id: str,
+        flash: str = "",
+        error: str = "",
+        status: int = 200,
+    ) -> Response:
         service = service_of(request, session)
         try:
             campaign = service.get(campaign_id)
@@ -438,11 +457,89 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
             return html_error(request, 404, "Cette campagne n'existe pas.")
         view = service.view(campaign)
         system = service.systems[campaign.system]
-        return render(
-            request,
-            "campaign/campaign.html",
-            {"campaign": view, "system": system, "has_points": system.score_model is not None},
-        )
+        context: dict[str, Any] = {
+            "campaign": view,
+            "system": system,
+            "has_points": system.score_model is not None,
+            "organiser": False,
+            "flash": flash,
+            "error": error,
+        }
+        organiser = organiser_of(request, session, campaign)
+        if organiser:
+            # The organiser's page: the join link again, a new one on demand, and the
+            # campaign's battles (a page of PAGE_LINES) to void.
+            page = page_number(request)
+            lines, total = campaign_store.recent_lines(
+                session=session,
+                campaign_id=campaign.id,
+                offset=(page - 1) * PAGE_LINES,
+                limit=PAGE_LINES,
+            )
+            names = {g["roster"]: g["name"] for g in view["gangs"]}
+            base = public_base(request)
+            code = campaign.join_code
+            context.update(
+                organiser=True,
+                join_url=f"{base}/c/{campaign.id}/rejoindre?code={code}" if code else "",
+                join_hash=campaign.join_hash,
+                lines=lines,
+                names=names,
+                page=page,
+                pages=max(1, -(-total // PAGE_LINES)),
+                results=RESULTS,
+                french_day=french_day,
+            )
+        response = render(request, "campaign/campaign.html", context, status=status)
+        if organiser:
+            response.headers["Cache-Control"] = "private, no-store"
+        return response
+
+    @router.get("/c/{campaign_id}")
+    def campaign_page(campaign_id: str, request: Request, session: SessionDep) -> Response:
+        flash = {
+            "lien": "Nouveau lien d'invitation : l'ancien ne fait plus rejoindre.",
+            "annulee": "Bataille annulée : elle reste affichée et ne compte plus.",
+        }.get(str(request.query_params.get("ok", "")), "")
+        return campaign_view(request, session, campaign_id, flash)
+
+    @router.post("/c/{campaign_id}/invitation")
+    def new_invitation(
+        campaign_id: str, request: Request, session: SessionDep, form: FormDep
+    ) -> Response:
+        """The organiser makes a new join link (the old one stops working); of a
+        double-click, one click changes it (compare-and-swap on the code shown)."""
+        service = service_of(request, session)
+        try:
+            campaign = service.get(campaign_id)
+        except NoSuchCampaign:
+            return html_error(request, 404, "Cette campagne n'existe pas.")
+        if not organiser_of(request, session, campaign):
+            return html_error(request, 403, "Seul l'organisateur de la campagne le peut.")
+        expected = str(form.get("current") or "")[:64]
+        campaign_store.new_join_code(session=session, campaign=campaign, expected_hash=expected)
+        return RedirectResponse(f"/c/{campaign.id}?ok=lien", status_code=303)
+
+    @router.post("/c/{campaign_id}/annuler")
+    def void_line(
+        campaign_id: str, request: Request, session: SessionDep, form: FormDep
+    ) -> Response:
+        """The organiser voids a battle of the campaign (it stays shown, counts nowhere)."""
+        service = service_of(request, session)
+        try:
+            campaign = service.get(campaign_id)
+        except NoSuchCampaign:
+            return html_error(request, 404, "Cette campagne n'existe pas.")
+        if not organiser_of(request, session, campaign):
+            return html_error(request, 403, "Seul l'organisateur de la campagne le peut.")
+        number = str(form.get("battle") or "")[:7]
+        try:
+            if not number.isdecimal():
+                raise LedgerError("no_such_battle", "Choisissez une bataille.", ["battle"])
+            service.void(campaign, str(form.get("recorded_by") or "")[:32], int(number))
+        except LedgerError as exc:
+            return campaign_view(request, session, campaign.id, error=str(exc), status=422)
+        return RedirectResponse(f"/c/{campaign.id}?ok=annulee", status_code=303)
 
     @router.get("/c/{campaign_id}/rejoindre")
     def join_page(campaign_id: str, request: Request, session: SessionDep) -> Response:

@@ -49,6 +49,18 @@ def test_0006_keeps_every_line_of_the_previous_head(
                 "created_at": when,
             },
         )
+    alembic_runner.insert_into(
+        "campaign",
+        {
+            "id": "c0",
+            "system": "bastos",
+            "name": "Chicago",
+            "notes": "",
+            "token_hash": "b" * 64,
+            "join_hash": "c" * 64,
+            "created_at": when,
+        },
+    )
     query = text(
         "SELECT number, opponent_roster_id, scenario, notes, share_code FROM battle ORDER BY number"
     )
@@ -59,6 +71,8 @@ def test_0006_keeps_every_line_of_the_previous_head(
         assert connection.execute(query).all() == before
         added = connection.execute(text("SELECT verdict, voided_at, confirms_id FROM battle"))
         assert added.all() == [(None, None, None), (None, None, None)]
+        campaign = connection.execute(text("SELECT name, join_hash, join_code FROM campaign"))
+        assert campaign.all() == [("Chicago", "c" * 64, None)]
     alembic_runner.migrate_down_one()
     alembic_runner.migrate_up_one()
     with alembic_engine.connect() as connection:

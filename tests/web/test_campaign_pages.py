@@ -406,3 +406,68 @@ def test_the_opponent_disputes_a_line_from_his_gang_page(browser: TestClient) ->
     )
     assert refused.status_code == 422
     assert "Aucune bataille de ce gang adverse contre le vôtre." in refused.text
+
+
+def test_the_organiser_finds_the_join_link_again_and_makes_a_new_one(browser: TestClient) -> None:
+    """Issue 26, item 8: /c/{id} shows the organiser (the carnet holding the campaign) the
+    join link again; « Faire un nouveau lien » replaces it, one change for a double-click."""
+    made = browser.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": "Ruche"})
+    assert made.status_code == 201, made.text
+    first = re.search(r'id="join-url" value="([^"]+)"', made.text)
+    assert first
+    campaign_id = re.search(r"/c/([0-9a-f]+)/rejoindre", first[1])
+    assert campaign_id
+    page = browser.get(f"/c/{campaign_id[1]}")
+    assert f'id="join-url" value="{first[1]}"' in page.text
+    assert page.headers["cache-control"] == "private, no-store"
+    # Another browser (no carnet) sees the standings only.
+    stranger = TestClient(browser.app, headers={"Sec-Fetch-Site": "same-origin"})
+    assert 'id="join-url"' not in stranger.get(f"/c/{campaign_id[1]}").text
+    assert browser.get(f"/c/{campaign_id[1]}").status_code == 200
+    refused = stranger.post(f"/c/{campaign_id[1]}/invitation", data={"current": ""})
+    assert refused.status_code == 403
+    current = re.search(r'name="current" value="([^"]+)"', page.text)
+    assert current
+    for _click in range(2):
+        again = browser.post(f"/c/{campaign_id[1]}/invitation", data={"current": current[1]})
+        assert again.status_code == 303
+    after = browser.get(again.headers["location"]).text
+    assert "Nouveau lien d&#39;invitation : l&#39;ancien ne fait plus rejoindre." in after
+    second = re.search(r'id="join-url" value="([^"]+)"', after)
+    assert second and second[1] != first[1]
+    # The old link no longer joins; the new one does; the double-click changed it once.
+    gang = stored(browser, orlocks("Alpha"))
+    open_in_browser(browser, gang)
+    old_code, new_code = first[1].split("code=")[1], second[1].split("code=")[1]
+    url = f"/c/{campaign_id[1]}/rejoindre"
+    assert browser.post(url, data={"code": old_code, "roster": gang["id"]}).status_code == 403
+    assert browser.post(url, data={"code": new_code, "roster": gang["id"]}).status_code == 303
+
+
+def test_the_organiser_voids_a_battle_from_the_campaign_page(browser: TestClient) -> None:
+    made = browser.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": "Ruche"})
+    link = re.search(
+        r'id="join-url" value="[^"]*/c/([0-9a-f]+)/rejoindre\?code=([^"]+)"', made.text
+    )
+    assert link
+    campaign_id, code = link[1], link[2]
+    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    for gang in (alpha, bravo):
+        open_in_browser(browser, gang)
+        joined = browser.post(
+            f"/c/{campaign_id}/rejoindre", data={"code": code, "roster": gang["id"]}
+        )
+        assert joined.status_code == 303
+    body = {"campaign": campaign_id, "opponent_roster": bravo["id"]}
+    assert battle(browser, alpha, 1, body).status_code == 201
+    page = browser.get(f"/c/{campaign_id}").text
+    assert "Alpha contre Bravo — Victoire" in page and "Annuler cette bataille" in page
+    voided = browser.post(
+        f"/c/{campaign_id}/annuler", data={"recorded_by": alpha["id"], "battle": "1"}
+    )
+    assert voided.status_code == 303
+    after = browser.get(voided.headers["location"]).text
+    assert "annulée : ne compte pas" in after
+    assert re.search(r"Alpha</a></td><td>0</td>", after), after
+    gang_page = browser.get(f"/r/{alpha['id']}/campagne").text
+    assert "annulée par l'organisateur : ne compte pas" in gang_page
