@@ -120,6 +120,15 @@ class CampaignService:
             raise LedgerError("ledger_full", f"Au plus {LEDGER_MAX_LINES} lignes.", [])
         if roster.version != expected_version:
             raise StaleVersion(roster.version)
+        if body.corrects is None:
+            # XP is gained in a battle; only a correction takes some back (issue 26.9).
+            for position, fighter in enumerate(body.fighters):
+                if fighter.xp < 0:
+                    raise LedgerError(
+                        "negative_xp",
+                        "L’XP gagnée ne peut être négative (une correction le peut).",
+                        ["fighters", position, "xp"],
+                    )
         campaign, opponent = self._campaign_of(roster, body, rows)
         same = self._same_battle(roster, body, campaign, opponent, rows)
         points = self._points(system, body)

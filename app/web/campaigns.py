@@ -13,7 +13,12 @@ from sqlmodel import Session
 from app.campaigns.ledger import GONE, LedgerError
 from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
-from app.campaigns.service import CampaignFull, CampaignService, NoSuchCampaign
+from app.campaigns.service import (
+    CampaignFull,
+    CampaignService,
+    NoSuchCampaign,
+    catalogue_figures,
+)
 from app.db import SessionDep
 from app.roster_service import RosterError, StaleVersion, check
 from app.store import campaigns as campaign_store
@@ -197,8 +202,10 @@ def gang_context(
     entries = document.model_dump(mode="json")["entries"]
     lines = service.battles(roster, rows, as_stored, until=until)
     fighters = []
+    # A catalogue fighter's numbers are the catalogue figure's (issue 26.7: « None » XP).
+    samples = catalogue_figures(system)
     for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
-        custom = entry.get("custom") or {}
+        custom = entry.get("custom") or samples.get(str(entry.get("unit")), {}).get("custom") or {}
         history = [
             (line["battle"], fighter_text(f))
             for line in lines

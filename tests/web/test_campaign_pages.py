@@ -471,3 +471,42 @@ def test_the_organiser_voids_a_battle_from_the_campaign_page(browser: TestClient
     assert re.search(r"Alpha</a></td><td>0</td>", after), after
     gang_page = browser.get(f"/r/{alpha['id']}/campagne").text
     assert "annulée par l'organisateur : ne compte pas" in gang_page
+
+
+def test_catalogue_fighters_show_their_xp_and_a_battle_gains_none_negative(
+    browser: TestClient,
+) -> None:
+    """Issue 26, items 7 and 9: a catalogue fighter's XP is the catalogue's (the chef's 63,
+    not « None »); « XP gagnée » −5 is refused outside a correction; the line naming a gang
+    of the campaign names it; the page sends no one to docs/rules-notes.md."""
+    gang = stored(
+        browser,
+        {
+            "system": "necrowarzone",
+            "name": "Catalogue",
+            "entries": [{"unit": "chef_de_gang", "count": 1}, {"unit": "ganger", "count": 1}],
+        },
+    )
+    open_in_browser(browser, gang)
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert re.search(r'<tr id="fighter-0">\s*<td>Chef de gang</td>\s*<td>63</td>', page), page
+    assert "None" not in page and "docs/rules-notes.md" not in page
+    refused = battle(browser, gang, 1, {"fighters": [{"entry": 1, "xp": -5}]})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"][0]["loc"] == ["body", "fighters", 0, "xp"]
+    assert refused.json()["errors"][0]["code"] == "negative_xp"
+    campaign = campaign_of(browser)
+    other = stored(browser, orlocks("Bravo"))
+    for member in (gang, other):
+        assert join(browser, campaign, member).status_code == 201
+    named = battle(
+        browser,
+        gang,
+        1,
+        {"opponent": "", "campaign": campaign["id"], "opponent_roster": other["id"]},
+    )
+    assert named.status_code == 201, named.text
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert re.search(r'contre Bravo — <span class="result">Victoire</span>', page)
+    report = browser.get(f"/campagne/rapport/{named.json()['share']}.bbcode").text
+    assert "contre Bravo" in report
