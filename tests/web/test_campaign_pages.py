@@ -336,3 +336,19 @@ def test_a_recruit_joins_in_the_after_the_battle_form(browser: TestClient) -> No
     again = record(browser, gang["id"], {"add-unit": "ganger"})
     assert again.status_code == 303
     assert "10 figurines en jeu" in browser.get(f"/r/{gang['id']}/campagne").text
+
+
+def test_the_join_page_lists_the_browser_s_lists_and_is_never_stored(browser: TestClient) -> None:
+    """Issue 25, item 12: the join page (and its refusals) offers this browser's lists: no
+    cache may keep it (`private, no-store`, as « Mes listes » and the editor)."""
+    campaign = campaign_of(browser)
+    gang = stored(browser, orlocks("Alpha"))
+    open_in_browser(browser, gang)
+    join = browser.get(campaign["join_url"].removeprefix("http://testserver"))
+    assert join.status_code == 200 and "Alpha" in join.text
+    assert join.headers["cache-control"] == "private, no-store"
+    refused = browser.post(
+        f"/c/{campaign['id']}/rejoindre", data={"code": "faux", "roster": gang["id"]}
+    )
+    assert refused.status_code == 403 and "Alpha" in refused.text
+    assert refused.headers["cache-control"] == "private, no-store"
