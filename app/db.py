@@ -20,14 +20,19 @@ from sqlmodel import Session, create_engine
 WRITTEN: ContextVar[list[int] | None] = ContextVar("caserne_written", default=None)
 
 
-def written_json(value: Any) -> str:
-    """json.dumps (the serializer SQLAlchemy and psycopg use by default), counting the
-    text's length into the current request's WRITTEN."""
-    text = json.dumps(value)
+def count_written(text: str) -> str:
+    """`text`, a JSON document about to be stored, counted into the current request's
+    WRITTEN (for a statement given JSON text rather than the value to serialize)."""
     counted = WRITTEN.get()
     if counted is not None:
         counted.append(len(text))
     return text
+
+
+def written_json(value: Any) -> str:
+    """json.dumps (the serializer SQLAlchemy and psycopg use by default), counting the
+    text's length into the current request's WRITTEN."""
+    return count_written(json.dumps(value))
 
 
 def make_engine(url: str) -> Engine:

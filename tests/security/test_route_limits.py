@@ -3,6 +3,7 @@
 ours: a route added later that is neither in ratelimit.ROUTES nor in COMPUTE_ONLY fails
 them, and every counted route meets 429 past its limit."""
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import fields
@@ -206,3 +207,30 @@ def test_copies_of_a_big_book_spend_the_byte_budget(
     assert copies == [303, 429, 429, 429]
     refused = client.post(f"/a/{code}/dupliquer", headers={**SAME, "Accept": "text/html"})
     assert "Trop de requêtes" in refused.text
+
+
+def test_a_roster_save_is_charged_what_it_stores(
+    make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save gives the database the document as JSON text (app/store/rosters.py), not
+    through the engine's serializer: it is counted all the same (160 bytes were, the card)."""
+    from app.security import ratelimit
+
+    charged: list[int] = []
+    charge = ratelimit.RateLimits._charge_stored
+
+    async def spy(self: ratelimit.RateLimits, client: str, written: int) -> None:
+        charged.append(written)
+        await charge(self, client, written)
+
+    monkeypatch.setattr(ratelimit.RateLimits, "_charge_stored", spy)
+    client = make_client()
+    document = {"system": "dcsystem", "name": "x", "entries": [{"unit": "jaffa", "count": 2}] * 50}
+    created = client.post("/api/v1/rosters", json=document).json()
+    charged.clear()
+    headers = {"Authorization": f"Bearer {created['edit_token']}", "If-Match": "1"}
+    saved = client.put(f"/api/v1/rosters/{created['id']}", json=document, headers=headers)
+    assert saved.status_code == 200
+    stored = client.get(f"/api/v1/rosters/{created['id']}", headers=headers).json()
+    entries = len(json.dumps(stored["roster"]["entries"], ensure_ascii=False))
+    assert entries < charged[0] < entries + 2000, (entries, charged)
