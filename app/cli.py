@@ -27,8 +27,19 @@ def unversioned(url: str) -> str:
     )
 
 
+def model_tables() -> set[str]:
+    """The names of the tables Caserne's models make (their metadata, not a list of ours:
+    the guard once looked for `rosters`/`shares`, while the tables are `roster`/`share`)."""
+    from sqlmodel import SQLModel
+
+    from app.store import models  # noqa: F401  (registers the tables)
+
+    return set(SQLModel.metadata.tables)
+
+
 def check_versioned(url: str) -> None:
-    """UnversionedDatabase when the database has our tables without alembic_version."""
+    """UnversionedDatabase when the database has our tables without alembic_version.
+    Checked before Alembic runs, so a refusal leaves the database as it was."""
     from sqlalchemy import inspect
 
     from app.db import make_engine
@@ -39,7 +50,7 @@ def check_versioned(url: str) -> None:
             tables = set(inspect(connection).get_table_names())
     finally:
         engine.dispose()
-    if "alembic_version" not in tables and tables & {"rosters", "shares"}:
+    if "alembic_version" not in tables and tables & model_tables():
         raise UnversionedDatabase(url)
 
 

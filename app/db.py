@@ -1,7 +1,9 @@
 """The one database engine and the one session dependency."""
 
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
+from contextvars import ContextVar
 from typing import Annotated, Any
 
 import anyio
@@ -11,12 +13,36 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
+# The bytes of JSON documents the current request had the database store (rosters, shares,
+# books, ledgers): the rate limits charge them to the client (app/security/ratelimit.py).
+# A list set per request by the middleware; the thread pool runs the route in a copy of
+# its context, so the route's writes land in the same list.
+WRITTEN: ContextVar[list[int] | None] = ContextVar("caserne_written", default=None)
+
+
+def count_written(text: str) -> str:
+    """`text`, a JSON document about to be stored, counted into the current request's
+    WRITTEN (for a statement given JSON text rather than the value to serialize)."""
+    counted = WRITTEN.get()
+    if counted is not None:
+        counted.append(len(text))
+    return text
+
+
+def written_json(value: Any) -> str:
+    """json.dumps (the serializer SQLAlchemy and psycopg use by default), counting the
+    text's length into the current request's WRITTEN."""
+    return count_written(json.dumps(value))
+
 
 def make_engine(url: str) -> Engine:
     """Engine for SQLite (embedded default) or PostgreSQL (scale-out), one code path."""
     if url.startswith("sqlite"):
         in_memory = url in ("sqlite://", "sqlite:///:memory:")
-        options: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+        options: dict[str, Any] = {
+            "connect_args": {"check_same_thread": False},
+            "json_serializer": written_json,
+        }
         if in_memory:
             options["poolclass"] = StaticPool
         else:
@@ -39,7 +65,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=10, max_overflow=10, json_serializer=written_json
+    )
 
 
 def shown_url(url: str) -> str:

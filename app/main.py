@@ -3,6 +3,7 @@
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import fields
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -100,11 +101,7 @@ def create_app(
         storage=settings.rate_limit_storage,
         key_prefix=settings.rate_limit_key_prefix,
         limits=Limits(
-            create=settings.rate_limit_create,
-            share=settings.rate_limit_share,
-            write=settings.rate_limit_write,
-            failed_auth=settings.rate_limit_failed_auth,
-            failed_auth_roster=settings.rate_limit_failed_auth_roster,
+            **{kind.name: getattr(settings, f"rate_limit_{kind.name}") for kind in fields(Limits)}
         ),
     )
     app.add_middleware(CsrfGuard)

@@ -43,15 +43,21 @@ class Settings(BaseSettings):
     # Prefix of the counters' keys in the storage (several deployments sharing one Redis).
     rate_limit_key_prefix: str = "caserne"
     # Limits in the `limits` notation ("30/minute;200/hour"), per client address; "" turns
-    # one off. Creation: new rosters (API, "Nouvelle liste", "Ajouter", "Dupliquer").
+    # one off. The routes each counts: app/security/ratelimit.py's ROUTES (README's table).
+    # Creation: new rosters, carnets, books, campaigns, and every copy of one.
     rate_limit_create: str = "30/minute;200/hour"
-    # New shares (API, and the editor's "Partager").
+    # New shares: of a list (API, the editor's "Partager"), of a book ("Publier").
     rate_limit_share: str = "30/minute;200/hour"
-    # Writes to a roster (PUT, DELETE, the editor's saves).
+    # Writes to what exists: lists, books, carnets, campaigns and battle lines.
     rate_limit_write: str = "120/minute;2000/hour"
-    # Failed edit-token checks (answers 401/403 on a roster), per client address...
+    # A carnet's new key (API and "Mes listes").
+    rate_limit_key: str = "10/minute;30/hour"
+    # KiB of JSON documents stored by a client's counted requests (a fixed window).
+    rate_limit_stored: str = "16384/minute;131072/hour"
+    # Failed secret checks (401/403 where an edit token, a carnet key, a campaign's join
+    # code or token is checked, in a header, the query, a cookie or a body), per client...
     rate_limit_failed_auth: str = "20/minute;100/hour"
-    # ... and per roster, whoever tries.
+    # ... and per roster (carnet, book, campaign), whoever tries.
     rate_limit_failed_auth_roster: str = "30/minute;200/hour"
 
     @property

@@ -5,18 +5,21 @@ be opened is one clear line on stderr and exit code 1, never a traceback; a shar
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import inspect
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel, select
 
-from app.db import unreachable
+from app.db import make_engine, unreachable
 from app.settings import ROOT
 from app.store import rosters as store
-from app.store.models import as_utc
+from app.store.models import Roster, as_utc
+from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema
 
 
 def caserne(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
@@ -138,23 +141,43 @@ def test_editable_install_is_a_plain_pth() -> None:
         assert not list((site / "site-packages").glob("__editable___caserne_*finder.py"))
 
 
-def test_tables_without_alembic_version_get_the_stamp_advice(tmp_path: Path) -> None:
-    """Issue 13, finding 8: tables made without migrations (no alembic_version) made
-    `caserne migrate` say « cannot open the database … (check DATABASE_URL) »."""
-    import sqlite3
+@pytest.fixture
+def unversioned_url(tmp_path: Path) -> Iterator[str]:
+    """A database whose tables the models made (`create_all`, no Alembic): a file on
+    SQLite, a schema of its own on PostgreSQL."""
+    if ON_POSTGRES:
+        schema, url = create_schema(DATABASE_URL, "caserne_unversioned")
+        try:
+            yield url
+        finally:
+            drop_schema(DATABASE_URL, schema)
+    else:
+        yield f"sqlite:///{tmp_path / 'made-by-hand.sqlite3'}"
 
-    path = tmp_path / "made-by-hand.sqlite3"
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE rosters (id TEXT PRIMARY KEY)")
-        db.execute("INSERT INTO rosters VALUES ('kept')")
-    done = caserne("migrate", database_url=f"sqlite:///{path}")
-    assert done.returncode == 1
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    assert "no alembic_version table" in lines[0]
-    assert "alembic stamp" in lines[0] and "caserne migrate" in lines[0]
-    assert "cannot open the database" not in lines[0] and "Traceback" not in done.stderr
-    with sqlite3.connect(path) as db:  # nothing changed
-        assert db.execute("SELECT id FROM rosters").fetchall() == [("kept",)]
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-        assert "alembic_version" not in tables
+
+def test_tables_without_alembic_version_get_the_stamp_advice(unversioned_url: str) -> None:
+    """Issue 13, finding 8: tables made without migrations (no alembic_version) made
+    `caserne migrate` say « cannot open the database … (check DATABASE_URL) ». Issue 25,
+    item 11: the guard looked for `rosters`/`shares` while the models make `roster`/`share`,
+    so the real tables still got that line, and an `alembic_version` table was left behind."""
+    engine = make_engine(unversioned_url)
+    try:
+        SQLModel.metadata.create_all(engine)
+        made = set(inspect(engine).get_table_names())
+        assert made == set(SQLModel.metadata.tables)  # the real tables, not a name of ours
+        with Session(engine) as session:
+            session.add(Roster(id="kept", system="dcsystem", document={}, token_hash="x"))
+            session.commit()
+        done = caserne("migrate", database_url=unversioned_url)
+        assert done.returncode == 1
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        assert "no alembic_version table" in lines[0]
+        assert "alembic stamp" in lines[0] and "caserne migrate" in lines[0]
+        assert "cannot open the database" not in lines[0] and "Traceback" not in done.stderr
+        # Nothing changed, nothing left behind.
+        assert set(inspect(engine).get_table_names()) == made
+        with Session(engine) as session:
+            assert [roster.id for roster in session.exec(select(Roster))] == ["kept"]
+    finally:
+        engine.dispose()

@@ -42,10 +42,21 @@ class FighterIn(BaseModel):
     state: StateName | None = Field(None, description="Unchanged when absent.")
 
 
+# An ISO date as `date.fromisoformat` reads it: years 0001-9999, months 01-12, days 01-31
+# (the document also says `format: date`, so that a client's validator refuses 02-30 as the
+# server does; the old [0-9]{4}-[0-9]{2}-[0-9]{2} let the document accept 0000-00-00).
+ISO_DATE = (
+    r"^(?:[0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})"
+    r"-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$"
+)
+
+
 class BattleIn(BaseModel):
     model_config = INPUT
 
-    date: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", description="ISO date.")
+    date: str = Field(
+        pattern=ISO_DATE, json_schema_extra={"format": "date"}, description="ISO date."
+    )
     opponent: str = Field("", max_length=100, pattern=NO_NUL)
     scenario: str = Field("", max_length=100, pattern=NO_NUL)
     result: ResultName

@@ -39,7 +39,18 @@ TOKEN_PATH = re.compile(r"^/r/[^/]+/modifier/?$")
 # (their "add to a list" offers the browser's own lists): private to the browser that holds
 # the cookies, never kept by a shared cache.
 PRIVATE_PATH = re.compile(r"^/(r/|listes(/|$)|[^/]+/(catalogue|createur)(/|$))")
+# Any other page that shows the browser's lists (the join page of a campaign, a book's
+# page...) says so through `keep_private`: the scope holds this list, which it appends to.
+PRIVATE_MARK = "caserne.private"
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def keep_private(scope: Scope) -> None:
+    """The answer to this request shows what only this browser may see (its lists): it
+    gets `Cache-Control: private, no-store` unless the route set its own."""
+    marks = scope.get(PRIVATE_MARK)
+    if isinstance(marks, list):
+        marks.append(True)
 
 
 def script_hashes(html: bytes) -> str:
@@ -78,9 +89,12 @@ class SecurityHeaders:
         if PRIVATE_PATH.match(path):
             extra.append((b"cache-control", b"private, no-store"))
         checked: list[bool] = []
+        private: list[bool] = []
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
+                if private and not PRIVATE_PATH.match(path):
+                    extra.append((b"cache-control", b"private, no-store"))
                 # The query is read only for a request known to be for this host (a refused
                 # one gets no-referrer unread): a hostile query costs nothing before that.
                 secret = (
@@ -92,7 +106,8 @@ class SecurityHeaders:
                 message["headers"] = _merged(message.get("headers", []), [*extra, referrer])
             await send(message)
 
-        await self.app({**scope, HOST_CHECKED: checked}, receive, send_with_headers)
+        scope = {**scope, HOST_CHECKED: checked, PRIVATE_MARK: private}
+        await self.app(scope, receive, send_with_headers)
 
 
 def _merged(

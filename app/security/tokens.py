@@ -1,12 +1,14 @@
-"""Where an edit token can appear in a URL: the `t` query parameter, however it is spelled."""
+"""Where a secret can appear in a URL: the `t` query parameter (an edit token, a carnet's
+key) or a campaign's join `code`, however it is spelled."""
 
 import re
 from functools import lru_cache
 from urllib.parse import unquote_plus
 
-# Query parameter names that carry a secret. The app reads `t`; the others are masked and
+# Query parameter names that carry a secret. The app reads `t` (edit tokens, carnet keys)
+# and `code` (a campaign's join code, /c/{id}/rejoindre?code=); the others are masked and
 # given no-referrer too, in case a client or a future route uses them.
-SECRET_PARAMETERS = frozenset({"t", "token", "edit_token", "access_token"})
+SECRET_PARAMETERS = frozenset({"t", "code", "token", "edit_token", "access_token"})
 
 # A name=value pair in a query string or in a logged URL, with the separators and the `=`
 # possibly percent-encoded (a path with %3F, `t%3D...`): the value runs to the next
@@ -37,9 +39,10 @@ def is_secret_name(name: str) -> bool:
 
 
 def has_equals(text: str) -> bool:
-    """Whether `text` holds an `=`, plain or encoded: without one there is no pair to read
-    (a cheap test that spares the pattern most hostile queries)."""
-    return "=" in text or "%3d" in text or "%3D" in text
+    """Whether `text` holds an `=`, plain, encoded or encoded twice (`%253D`, which the pair
+    pattern reads too): without one there is no pair to read (a cheap test that spares the
+    pattern most hostile queries)."""
+    return "=" in text or "%3d" in text or "%3D" in text or "%253d" in text or "%253D" in text
 
 
 def mask_secrets(text: str, mask: str = "[masqué]") -> str:

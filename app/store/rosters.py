@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
+from app.db import count_written
 from app.store import no_row_has
 from app.store.models import BookShare, JsonDocument, Roster, Share, utcnow
 
@@ -96,7 +97,7 @@ def update_roster(
             "b_id": roster.id,
             "b_expected": expected_version,
             "b_name": name,
-            "b_document": document_json,
+            "b_document": count_written(document_json),  # the byte budget's (ratelimit.py)
             "b_card": card,
             "b_stamp": stamp,
         },

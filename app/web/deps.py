@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
 from app.db import SessionDep
 from app.roster_service import NoSuchRoster, RosterError, RosterService
+from app.security.headers import keep_private
 from app.store import carnets as carnet_store
 from app.store.models import Carnet, Roster
 from app.web.access import (
@@ -136,7 +137,8 @@ def join(request: Request, session: Session, *roster_ids: str) -> Carnet:
 
 def my_lists(request: Request, session: Session, system: str | None = None) -> list[Roster]:
     """The lists of this browser's carnet, most recently changed first (documents not
-    loaded: names and stored cards only)."""
+    loaded: names and stored cards only). The page that shows them is kept by no cache."""
+    keep_private(request.scope)
     carnet = browser_carnet(request, session)
     return [] if carnet is None else CarnetService(session).rosters(carnet, system)
 

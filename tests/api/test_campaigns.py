@@ -335,3 +335,32 @@ def test_a_carnet_lists_its_campaigns(client: TestClient) -> None:
         headers={"Authorization": "Bearer no"},
     )
     assert bad.status_code == 403
+
+
+def test_the_schema_and_the_server_agree_on_dates(client: TestClient) -> None:
+    """Issue 25, item 12: the document's pattern accepted `0000-00-00`, which the server
+    refuses (no such date): a date either side accepts, the other accepts too."""
+    import jsonschema_rs
+
+    document = client.get("/openapi.json").json()
+    field = document["components"]["schemas"]["BattleIn"]["properties"]["date"]
+    schema = jsonschema_rs.validator_for(field, validate_formats=True)
+    gang = stored(client, orlocks())
+    version = 1
+    for day in [
+        "0000-00-00",
+        "0000-01-01",
+        "2026-00-10",
+        "2026-13-01",
+        "2026-02-30",
+        "2026-12-32",
+        "20261201",
+        "2026-12-01",
+        "2024-02-29",
+        "0001-01-01",
+    ]:
+        response = battle(client, gang, version, {"date": day})
+        assert response.status_code in (201, 422), response.text
+        assert schema.is_valid(day) == (response.status_code == 201), day
+        version += response.status_code == 201
+    assert version == 4  # three real dates stored

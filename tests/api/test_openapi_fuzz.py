@@ -6,6 +6,7 @@ expects a 401 was a flake)."""
 
 from collections.abc import Iterator
 from contextlib import nullcontext
+from dataclasses import fields
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,13 +26,11 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.main import create_app
+from app.security.ratelimit import Limits
 from app.settings import Settings
 from app.systems.base import GameSystem
 
-NO_LIMITS = {
-    f"rate_limit_{kind}": ""
-    for kind in ("create", "share", "write", "failed_auth", "failed_auth_roster")
-}
+NO_LIMITS = {f"rate_limit_{kind.name}": "" for kind in fields(Limits)}
 ROSTER = {"system": "dcsystem", "name": "Fuzz", "entries": [{"unit": "jaffa", "count": 2}]}
 
 

@@ -52,7 +52,11 @@ OPEN_ALL = """async (paths) => {
 @pytest.fixture(scope="module")
 def live_server(database_url: str) -> Iterator[str]:
     settings = Settings(
-        database_url=database_url, rate_limit_create="", rate_limit_write="", rate_limit_share=""
+        database_url=database_url,
+        rate_limit_create="",
+        rate_limit_write="",
+        rate_limit_share="",
+        rate_limit_stored="",  # 300 lists from one address in a minute or two
     )
     with serving(settings) as url:
         yield url

@@ -85,3 +85,37 @@ def test_a_record_with_mapping_arguments() -> None:
     record.args = {"url": "/r/x/modifier?%74=SECRET"}
     RedactTokens().filter(record)
     assert "SECRET" not in record.getMessage()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/r/abc/modifier?t%253D{TOKEN}",  # the `=` encoded twice (issue 25, item 10)
+        f"/carnet/abc?t%253d{TOKEN}",
+        f"/r/abc/modifier%3Ft%253D{TOKEN}",
+    ],
+)
+def test_a_twice_encoded_equals_is_masked(path: str) -> None:
+    line = access_line(path)
+    assert TOKEN not in line and "[masqué]" in line, line
+
+
+JOIN_CODE = "q8Xf0aZr2LmK7pWs"  # secrets.token_urlsafe(12), as app/store/campaigns.py draws
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/c/0123456789abcdef01234567/rejoindre?code={JOIN_CODE}",
+        f"/c/0123456789abcdef01234567/rejoindre?%63ode={JOIN_CODE}",
+        f"/c/0123456789abcdef01234567/rejoindre?CODE%253D{JOIN_CODE}",
+    ],
+)
+def test_campaign_join_codes_are_masked(path: str) -> None:
+    line = access_line(path)
+    assert JOIN_CODE not in line and "[masqué]" in line, line
+
+
+def test_a_join_link_is_sent_with_no_referrer(client: TestClient) -> None:
+    response = client.get(f"/c/nope/rejoindre?code={JOIN_CODE}")
+    assert response.headers["referrer-policy"] == "no-referrer"

@@ -510,3 +510,19 @@ def test_catalogue_fighters_show_their_xp_and_a_battle_gains_none_negative(
     assert re.search(r'contre Bravo — <span class="result">Victoire</span>', page)
     report = browser.get(f"/campagne/rapport/{named.json()['share']}.bbcode").text
     assert "contre Bravo" in report
+
+
+def test_the_join_page_lists_the_browser_s_lists_and_is_never_stored(browser: TestClient) -> None:
+    """Issue 25, item 12: the join page (and its refusals) offers this browser's lists: no
+    cache may keep it (`private, no-store`, as « Mes listes » and the editor)."""
+    campaign = campaign_of(browser)
+    gang = stored(browser, orlocks("Alpha"))
+    open_in_browser(browser, gang)
+    join = browser.get(campaign["join_url"].removeprefix("http://testserver"))
+    assert join.status_code == 200 and "Alpha" in join.text
+    assert join.headers["cache-control"] == "private, no-store"
+    refused = browser.post(
+        f"/c/{campaign['id']}/rejoindre", data={"code": "faux", "roster": gang["id"]}
+    )
+    assert refused.status_code == 403 and "Alpha" in refused.text
+    assert refused.headers["cache-control"] == "private, no-store"
