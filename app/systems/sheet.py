@@ -173,15 +173,20 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("’", "'")).strip(" *.").casefold()
 
 
+_LIST = re.compile(r"[,()·;/]")
 _SPLIT = re.compile(r"[,()·;/]| : ")
 
 
 def _parts(line: SummaryLine) -> set[str]:
-    """The names an entry shows: each comma-separated part of its details, its badges."""
+    """The names an entry shows: each comma-separated part of its details, its badges.
+
+    A name may hold « : » (« AD : Combat Jump »): each part between commas is kept whole
+    too, so « AD : Combat Jump, Super saut » names both (issue 26)."""
     parts = {_fold(badge.text) for badge in line.badges}
     for detail in line.details:
-        parts.add(_fold(detail))  # a name holding a separator: « AD : Combat Jump »
-        parts.update(_fold(part) for part in _SPLIT.split(detail) if part.strip())
+        parts.add(_fold(detail))
+        for split in (_LIST, _SPLIT):
+            parts.update(_fold(part) for part in split.split(detail) if part.strip())
     return parts
 
 
