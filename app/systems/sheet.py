@@ -19,6 +19,10 @@ from app.systems.issues import Issue
 from app.systems.summary import Badge, Budget, RosterSummary, SummaryLine, Total
 
 SHEET_FILE = "sheet.toml"
+# A list of more entries than this opens its compact sheet from the share's link: its full
+# sheet gives each entry a card with its rules (six to eight cards an A4 page), 15 pages
+# for 50 DCSystem entries where the compact one prints 3 (docs/play-sheets.md).
+LONG_LIST = 12
 DAMAGE_TRACK = "Indicateur de dégâts : "
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
@@ -65,6 +69,11 @@ class SheetData(BaseModel):
     )
     rules: list[SheetRule] = []
     references: list[SheetReference] = []
+
+
+def opens_compact(summary: RosterSummary) -> bool:
+    """Whether the share's link to the play sheet opens the compact one (a long list)."""
+    return len(summary.lines) > LONG_LIST
 
 
 def load_sheet_data(directory: Path) -> SheetData:
@@ -164,15 +173,20 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("’", "'")).strip(" *.").casefold()
 
 
+_LIST = re.compile(r"[,()·;/]")
 _SPLIT = re.compile(r"[,()·;/]| : ")
 
 
 def _parts(line: SummaryLine) -> set[str]:
-    """The names an entry shows: each comma-separated part of its details, its badges."""
+    """The names an entry shows: each comma-separated part of its details, its badges.
+
+    A name may hold « : » (« AD : Combat Jump »): each part between commas is kept whole
+    too, so « AD : Combat Jump, Super saut » names both (issue 26)."""
     parts = {_fold(badge.text) for badge in line.badges}
     for detail in line.details:
-        parts.add(_fold(detail))  # a name holding a separator: « AD : Combat Jump »
-        parts.update(_fold(part) for part in _SPLIT.split(detail) if part.strip())
+        parts.add(_fold(detail))
+        for split in (_LIST, _SPLIT):
+            parts.update(_fold(part) for part in split.split(detail) if part.strip())
     return parts
 
 

@@ -2,9 +2,11 @@
 /r/{id}/partie), both built from a snapshot (app/systems/sheet.py).
 
 The sheet is immutable like its share (ETag, 304); the mode partie keeps its state in the
-browser (localStorage): nothing of a game is written on the server.
+browser (localStorage): nothing of a game is written on the server. A list's mode partie and
+its share's are one game on a device (`game_key`, docs/play-sheets.md).
 """
 
+import hashlib
 import re
 from fractions import Fraction
 from typing import Any
@@ -162,6 +164,19 @@ def game_entries(sheet: Sheet) -> list[dict[str, Any]]:
     return entries
 
 
+def game_key(roster_id: str | None, sheet: Sheet, code: str = "") -> str:
+    """The key a game is kept under in the browser: the list and the figures it plays.
+
+    The list's mode partie (/r/{id}/partie) and its share's (/s/{code}/partie) are one game
+    when they play the same figures: a player who opens one then the other on the same
+    device finds the same wounds and turn. A change of figures (an entry added, a count
+    changed, a fighter dead in the campaign) is another game; a rename is not. Hashed: the
+    public page does not show the list's id. A share whose list is gone keeps its own."""
+    figures = "|".join(f"{entry.key}:{entry.name}:{entry.count}" for entry in sheet.entries)
+    owner = f"r:{roster_id}" if roster_id else f"s:{code}"
+    return hashlib.sha256(f"{owner}|{sheet.system}|{figures}".encode()).hexdigest()[:24]
+
+
 def rout_threshold(sheet: Sheet) -> int | None:
     """Necromunda–Warzone's losses for a rout test (L84), as the summary's totals say."""
     for total in sheet.totals:
@@ -231,7 +246,12 @@ def router() -> APIRouter:
             return Response(status_code=304, headers=headers)
         system_id = str(shared.snapshot["summary"].get("system", ""))
         sheet = build_sheet(shared.snapshot, sheet_data(request, system_id))
-        context = {**play_context(request, sheet), "key": f"s:{code}", "back": f"/s/{code}"}
+        context = {
+            **play_context(request, sheet),
+            "key": game_key(shared.roster_id, sheet, code),
+            "back": f"/s/{code}",
+            "shared": True,
+        }
         return render(request, "share/game.html", context, headers=headers)
 
     @router.get("/r/{roster_id}/partie")
@@ -247,8 +267,9 @@ def router() -> APIRouter:
         sheet = build_sheet(frozen, sheet_data(request, roster.system))
         context = {
             **play_context(request, sheet),
-            "key": f"r:{roster.id}:{roster.version}",
+            "key": game_key(roster.id, sheet),
             "back": f"/r/{roster.id}",
+            "shared": False,
         }
         # Private like the editor (app/security/headers.py: /r/... is private, no-store); the
         # service worker keeps its own copy for offline use.

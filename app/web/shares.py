@@ -21,6 +21,7 @@ from app.http_cache import Memo, immutable_headers, not_modified
 from app.store import rosters as store
 from app.store.models import Share
 from app.systems.base import RosterSummary
+from app.systems.sheet import opens_compact
 from app.urls import public_base
 from app.web.access import CARNET_COOKIE
 from app.web.deps import editable_or_none
@@ -138,6 +139,7 @@ def router() -> APIRouter:
                 summary, share_url, origin_links(books[0], base) if books is not None else None
             ),
             "og_description": og_description(summary),
+            "compact_sheet": opens_compact(summary),
             "created_at": french_date(shared.created_at),
             "catalogue_version": shared.catalogue_version,
             "edit_url": f"/r/{shared.roster_id}" if owner else None,

@@ -115,3 +115,40 @@ def test_a_list_has_its_mode_partie_too(page: Page) -> None:
     page.locator(".figure").first.locator("[data-state='2']").click()
     page.reload()
     expect(page.locator("#out-count")).to_have_text("1")
+
+
+def test_the_list_and_its_share_play_one_game_with_each_card_s_profile(page: Page) -> None:
+    """Issue 26 item 14: /r/{id}/partie and /s/{code}/partie of the same list were two games
+    (keys « r:… » and « s:… »), and the cards showed counters only."""
+    created = page.request.post("/api/v1/rosters", data=example(page, "infinity"))
+    body = created.json()
+    shared = page.request.post(
+        f"/api/v1/rosters/{body['id']}/shares",
+        headers={"Authorization": f"Bearer {body['edit_token']}"},
+    )
+    code = shared.json()["code"]
+    page.goto(f"/r/{body['id']}/modifier?t={body['edit_token']}")  # the owner's cookie
+    page.goto(f"/r/{body['id']}/partie")
+    wound(page, "infinity", 0)
+    page.locator("#next-turn").click()
+    expect(page.locator("#turn")).to_have_text("2")
+    page.goto(f"/s/{code}/partie")
+    expect(page.locator("#turn")).to_have_text("2")  # the same game
+    expect(page.locator(".figure").first.locator("[data-state='1']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#same-game")).to_contain_text("la même partie")
+    # Each card: the profile (L10-11's columns), the badges, the abilities with their texts.
+    first = page.locator(".game-entry").first
+    expect(first.locator("table.sheet-profile th")).to_have_text(
+        ["MOV", "CC", "TR", "PH", "VOL", "BL", "B"]
+    )
+    expect(first.locator(".badge").first).to_contain_text("SWC")
+    jumper = page.locator(".game-entry", has_text="Sauteur de brume").first
+    jumper.locator(".game-rules > summary").click()
+    expect(jumper.locator("dl.sheet-rules dt")).to_have_text(["AD : Combat Jump"])
+    expect(jumper.locator("dl.sheet-rules dd")).to_contain_text("Lors de la phase de déploiement")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert run_axe(page) == []

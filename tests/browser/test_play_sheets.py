@@ -17,22 +17,22 @@ pytestmark = pytest.mark.browser
 SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 
 
-def pdf_pages(pdf: bytes) -> int:
-    """Pages of a PDF Chromium printed, read by pypdf."""
-    return len(PdfReader(io.BytesIO(pdf)).pages)
-
-
 # CASERNE_SHEET_PDFS=<folder>: the PDFs printed are kept there (docs/screenshots/ are made
 # from them with pdftoppm).
 KEEP = os.environ.get("CASERNE_SHEET_PDFS")
 
 
-def printed(page: Page, name: str) -> int:
+def print_a4(page: Page, name: str) -> PdfReader:
+    """The page printed to A4 by Chromium, read by pypdf."""
     pdf = page.pdf(format="A4", print_background=True)
     if KEEP:
         Path(KEEP).mkdir(parents=True, exist_ok=True)
         (Path(KEEP) / f"{name}.pdf").write_bytes(pdf)
-    return pdf_pages(pdf)
+    return PdfReader(io.BytesIO(pdf))
+
+
+def printed(page: Page, name: str) -> int:
+    return len(print_a4(page, name).pages)
 
 
 def share(page: Page, document: dict[str, Any]) -> str:

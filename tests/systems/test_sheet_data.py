@@ -59,6 +59,36 @@ def test_every_reference_cell_is_quoted_from_its_lines(system_id: str) -> None:
             assert squeeze(cell) in text, (reference.id, cell)
 
 
+# A side of a two-sided row: « A couvert : … A découvert : … », a label opening a sentence.
+SIDE = re.compile(r"(?:^|[.!;] )([A-ZÀ-Ý][\w' éèàû-]{1,25}) : ")
+
+
+def cited_lines(lines: list[str], source: str) -> list[str]:
+    found = re.findall(r"L(\d+)(?:[-–](\d+))?", source)
+    return [line for first, last in found for line in lines[int(first) - 1 : int(last or first)]]
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_two_sided_row_prints_both_sides(system_id: str) -> None:
+    """Issue 26 item 13: Bastos' « Pris pour Cible » printed only « A couvert » of its
+    « 2 réussites » and « 1 réussite » rows (pour-quelques-bastos-de-plus.fr.txt L398:
+    « A couvert : si surclassé, riposte, mais à Rep -1 ; sinon riposte normalement. A
+    découvert : si surclassé et en mouvement rapide, … », L402: « A couvert : si surclassé,
+    plonge à couvert ; … A découvert : si surclassé, se met à plat-ventre ; … »). A cell
+    quoting a line of two labelled sides quotes every side."""
+    data, lines = sheet(system_id)
+    for reference in data.references:
+        source = cited_lines(lines, reference.source)
+        for cell in (c for row in reference.rows for c in row):
+            line = next((line for line in source if squeeze(cell) in squeeze(line)), "")
+            sides = SIDE.findall(line)
+            if len(sides) >= 2:
+                assert all(squeeze(f"{side} :") in squeeze(cell) for side in sides), (
+                    reference.id,
+                    cell,
+                )
+
+
 def test_the_dcsystem_wound_table_is_c3() -> None:
     # L230-232: « 2 dés réussis => la cible perd 1 point de vie », then 3 → 2, 4 → 3.
     data, _ = sheet("dcsystem")

@@ -110,3 +110,116 @@ def test_the_mode_partie_of_a_share_is_public_and_of_a_list_private(client: Test
     editor = client.get(f"/r/{roster_id}").text
     assert f'<a href="/r/{roster_id}/partie" id="to-game">Mode partie</a>' in editor
     assert f'href="/r/{roster_id}"' in own.text  # and it leads back
+
+
+def share_document(client: TestClient, document: dict[str, Any]) -> str:
+    created = client.post("/api/v1/rosters", json=document)
+    assert created.status_code == 201, created.text
+    body = created.json()
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    shared = client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth)
+    assert shared.status_code == 201, shared.text
+    return str(shared.json()["code"])
+
+
+def card(page: str, name: str) -> str:
+    """The sheet card whose title names `name`."""
+    for found in page.split('<div class="card sheet-card"')[1:]:
+        if name in found.split("</h3>")[0]:
+            return found
+    raise AssertionError(name)
+
+
+def test_a_trooper_with_combat_jump_and_another_skill_has_both_rules(
+    client: TestClient,
+) -> None:
+    """Issue 26 item 13: « AD : Combat Jump, Super saut » (one detail, the skills joined by
+    a comma) printed no AD rule; the rule holds « : », the detail splits on it."""
+    trooper = {
+        "id": "para",
+        "name": "Para volant",
+        "orders": "regular",
+        "ava": 2,
+        "profile": {"MOV": [10, 5], "CC": 14, "TR": 12, "PH": 12, "VOL": 13, "BL": 1, "B": 1},
+        "skills": ["ad_combat_jump", "super_saut"],
+        "options": [{"id": "fusil", "name": "Fusil d'assaut", "points": 25, "swc": 0}],
+    }
+    document = {
+        "system": "infinity",
+        "name": "Paras",
+        "points_limit": 300,
+        "entries": [{"unit": "para", "option": "fusil", "count": 1, "group": 1}],
+        "extras": {"units": [trooper]},
+    }
+    code = share_document(client, document)
+    para = card(client.get(f"/s/{code}/feuille").text, "Para volant")
+    assert "AD : Combat Jump, Super saut" in para
+    # L20 and L136-137 (shared/rules/infinity-n2.fr.txt), each on the card.
+    assert "<dt>AD : Combat Jump</dt>" in para
+    assert "<dt>Super saut</dt>" in para
+    compact = client.get(f"/s/{code}/feuille?compacte=1").text
+    glossary = compact.split('<dl class="sheet-rules glossary">')[1].split("</dl>")[0]
+    assert re.findall(r"<dt>(.*?)</dt>", glossary) == ["AD : Combat Jump", "Super saut"]
+
+
+def test_bastos_pris_pour_cible_prints_both_sides_of_its_rows(client: TestClient) -> None:
+    """Issue 26 item 13: each row of « Pris pour Cible » prints « A couvert » and « A
+    découvert » (pour-quelques-bastos-de-plus.fr.txt L398 and L402)."""
+    page = client.get(f"/s/{shared_examples(client, 'bastos')[0]}/feuille").text
+    table = page.split('id="ref-pris_pour_cible"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th><td>(.*?)</td></tr>", table)
+    assert [label for label, _ in rows] == ["2 réussites", "1 réussite", "Aucune réussite"]
+    assert "A découvert : si surclassé et en mouvement rapide" in rows[0][1]  # L398
+    assert "A découvert : si surclassé, se met à plat-ventre" in rows[1][1]  # L402
+
+
+def test_each_game_card_shows_its_sheet_card_s_profile_and_rules(client: TestClient) -> None:
+    """Issue 26 item 14: the mode partie's cards showed counters only; each now shows the
+    play sheet's badges (dice), profile table, weapons and rules, for every system."""
+    app: Any = client.app
+    for system_id in app.state.systems:
+        for code in shared_examples(client, system_id):
+            sheet = client.get(f"/s/{code}/feuille").text
+            game = client.get(f"/s/{code}/partie").text
+            sheet_cards = [c.split('<div class="tick"')[0] for c in sheet.split('sheet-card"')[1:]]
+            game_cards = game.split('<div class="card game-entry">')[1:]
+            assert len(game_cards) >= 1, system_id
+            for paper, played in zip(sheet_cards, game_cards, strict=False):
+                for piece in re.findall(
+                    r'<span class="badges">.*?</span></span>|<table class="book sheet-profile">'
+                    r".*?</table>|<ul class=\"sheet-details\">.*?</ul>|<dt>.*?</dt>",
+                    paper,
+                    flags=re.S,
+                ):
+                    assert piece in played, (system_id, piece)
+
+
+def test_a_list_and_its_share_are_one_game_until_its_figures_change(client: TestClient) -> None:
+    """Issue 26 item 14: one key for /r/{id}/partie and /s/{code}/partie of the same list;
+    another once the list's figures change (the share keeps the old figures)."""
+    catalogue = client.get("/api/v1/systems/bastos/catalogue").json()
+    document = dict(catalogue["examples"][0]["document"])
+    created = client.post("/api/v1/rosters", json=document).json()
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    code = client.post(f"/api/v1/rosters/{created['id']}/shares", headers=auth).json()["code"]
+    client.get(f"/r/{created['id']}/modifier", params={"t": created["edit_token"]})
+
+    def key(path: str) -> str:
+        found = re.search(r'data-game-key="([^"]+)"', client.get(path).text)
+        assert found, path
+        return found.group(1)
+
+    own, public = key(f"/r/{created['id']}/partie"), key(f"/s/{code}/partie")
+    assert own == public
+    assert created["id"] not in public  # the public page does not show the list's id
+
+    def replace(new: dict[str, Any]) -> None:
+        url = f"/api/v1/rosters/{created['id']}"
+        etag = client.get(url, headers=auth).headers["etag"]
+        assert client.put(url, json=new, headers=auth | {"If-Match": etag}).status_code == 200
+
+    replace(document | {"name": "Autre nom"})
+    assert key(f"/r/{created['id']}/partie") == public  # a rename: the same game
+    first = document["entries"][0]
+    replace(document | {"entries": [first | {"count": first["count"] + 1}]})
+    assert key(f"/r/{created['id']}/partie") != public  # other figures: another game
