@@ -76,6 +76,22 @@ class Removed:
     entry: dict[str, Any]
 
 
+# The removals « Annuler » can still undo, one after the other (issue 26): each carried by
+# the flash as an (index, entry) pair of hidden fields, the latest last. Bounded where they
+# enter.
+UNDO_DEPTH = 20
+
+
+def undo_stack(form: FormData) -> list[tuple[str, str]]:
+    """The removals the page's flash still offers to undo, as (index, entry JSON), the
+    latest last; pairs whose index is not a number are dropped."""
+    indexes = [str(v) for v in form.getlist("undo-index")][-UNDO_DEPTH:]
+    entries = [str(v) for v in form.getlist("undo-entry")][-UNDO_DEPTH:]
+    if len(indexes) != len(entries):
+        return []
+    return [(i[:6], e) for i, e in zip(indexes, entries, strict=True) if i.isdigit()]
+
+
 def document_from_form(
     form: FormData, system: AnySystem, forms: SystemForms
 ) -> tuple[dict[str, Any], Removed | None]:
@@ -94,10 +110,10 @@ def document_from_form(
     removed = None
     if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
         removed = Removed(int(position), entries.pop(int(position)))
-    undo_at = str(form.get("undo-index") or "")
-    if action == "undo" and undo_at.isdigit() and form.get("undo-entry") is not None:
-        # "Annuler" after "Retirer": the entry goes back where it stood.
-        entries.insert(min(int(undo_at[:6]), len(entries)), parsed_entry(str(form["undo-entry"])))
+    if action == "undo" and (stack := undo_stack(form)):
+        # "Annuler" after "Retirer": the latest entry removed goes back where it stood.
+        undo_at, undone = stack[-1]
+        entries.insert(min(int(undo_at), len(entries)), parsed_entry(undone))
     if action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
         entries.append({"count": 1, **new} if count is None else {**new, "count": count})

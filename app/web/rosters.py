@@ -43,11 +43,13 @@ from app.web.deps import (
     writing_carnet,
 )
 from app.web.editor_form import (
+    UNDO_DEPTH,
     SystemForms,
     document_from_form,
     entry_label,
     entry_ref,
     lines_per_entry,
+    undo_stack,
 )
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
 from app.web.render import html_error, is_htmx, render
@@ -346,7 +348,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         *,
         parsed: BaseModel | None,
         errors: dict[str, str] | None = None,
-        message: dict[str, str] | None = None,
+        message: Mapping[str, Any] | None = None,
         status: int = 200,
         add: dict[str, Any] | None = None,
         base_version: int | None = None,
@@ -592,22 +594,27 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             kept = fighter_states.counted(roster_session(roster), roster, parsed)
             shared, _created = service.share(roster, kept)
             return redirect(request, f"/s/{shared.code}")
-        message = None
+        message: dict[str, Any] | None = None
+        stack = undo_stack(form)
         if removed is not None:
-            # Said where the player looks, with the way back: the entry travels in the flash.
+            # Said where the player looks, with the way back: the entry travels in the flash,
+            # after those removed just before it (each can be undone in turn).
             message = {
                 "kind": "ok",
                 "text": f"« {entry_label(system, stored, removed.entry)} » retiré.",
-                "undo_entry": json.dumps(removed.entry, ensure_ascii=False),
-                "undo_index": str(removed.index),
+                "undo": [
+                    *stack,
+                    (str(removed.index), json.dumps(removed.entry, ensure_ascii=False)),
+                ][-UNDO_DEPTH:],
             }
-        elif form.get("action") == "undo" and str(form.get("undo-index") or "").isdigit():
-            at = min(int(str(form["undo-index"])[:6]), len(stored["entries"]) - 1)
+        elif form.get("action") == "undo" and stack:
+            at = min(int(stack[-1][0]), len(stored["entries"]) - 1)
             label = entry_label(system, stored, stored["entries"][at])
             message = {
                 "kind": "ok",
                 "text": f"« {label} » remis à sa place.",
                 "focus": f"#entry-{at}-count",
+                "undo": stack[:-1],
             }
         elif adding:
             # Said where the player looks (the flash is a status region): what was added, by
