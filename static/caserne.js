@@ -281,3 +281,16 @@ document.addEventListener("htmx:afterRequest", (event) => {
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("form[data-shifting]").forEach((form) => { delete form.dataset.shifting; });
 });
+
+// A catalogue's list picker (macros.html list_picker, issue 26): the list chosen once for the
+// page goes into every card's « Ajouter à la liste » form at once (without scripts, its
+// « Choisir » reloads the page aimed at that list).
+document.addEventListener("change", (event) => {
+  const select = event.target;
+  if (!(select instanceof HTMLSelectElement) || select.id !== "pick-roster") return;
+  document.querySelectorAll("input[data-pick-roster]").forEach((input) => { input.value = select.value; });
+});
+document.addEventListener("DOMContentLoaded", () => {
+  const select = document.getElementById("pick-roster");
+  if (select) document.querySelectorAll("input[data-pick-roster]").forEach((input) => { input.value = select.value; });
+});
