@@ -211,9 +211,10 @@ document.addEventListener("htmx:afterSettle", (event) => {
 });
 
 // A double click adds once: an « Ajouter » form already sent is not sent again (plain forms:
-// until the next page; htmx adds: until the answer comes back).
+// until the next page; htmx adds: until the answer comes back). So is a form marked
+// [data-once] (« Supprimer définitivement »: the second click would find the list gone).
 // Bastos's creator adds with a plain submit whose button names the address (formaction).
-const ADDS = "form.add-to-list, form[action$='/ajouter']";
+const ADDS = "form.add-to-list, form[action$='/ajouter'], form[data-once]";
 const isAdd = (form, submitter) => form.matches(ADDS) ||
   (submitter && (submitter.getAttribute("formaction") || "").endsWith("/ajouter"));
 document.addEventListener("submit", (event) => {
@@ -251,4 +252,45 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const flagged = elt.matches && elt.matches("[data-adding]") ? [elt] : [];
   if (elt.querySelectorAll) flagged.push(...elt.querySelectorAll("[data-adding]"));
   flagged.forEach((button) => { delete button.dataset.adding; });
+});
+
+// Issue 26: the editor's buttons that move the rows (« Retirer », « Annuler ») do one thing
+// on a double click. The second click of a double click (event.detail > 1) is dropped: the
+// next row's « Retirer » has moved under the pointer since the first. So is a click while a
+// removal or an undo is on its way: htmx would queue it and send it once the rows moved,
+// with the same index, taking out another entry.
+const SHIFTS_ROWS = "#editor button[name=action][value^='remove:'], #editor button[name=action][value=undo]";
+const shiftsRows = (action) => typeof action === "string" && (action.startsWith("remove:") || action === "undo");
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest(SHIFTS_ROWS) : null;
+  if (!button) return;
+  const form = button.form;
+  if (event.detail > 1 || (form && form.dataset.shifting)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    return;
+  }
+  if (form) form.dataset.shifting = "1";
+}, true);
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  const config = event.detail.requestConfig;
+  const sent = config && config.formData ? config.formData.get("action") : null;
+  if (form && form.dataset && form.dataset.shifting && shiftsRows(sent)) delete form.dataset.shifting;
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form[data-shifting]").forEach((form) => { delete form.dataset.shifting; });
+});
+
+// A catalogue's list picker (macros.html list_picker, issue 26): the list chosen once for the
+// page goes into every card's « Ajouter à la liste » form at once (without scripts, its
+// « Choisir » reloads the page aimed at that list).
+document.addEventListener("change", (event) => {
+  const select = event.target;
+  if (!(select instanceof HTMLSelectElement) || select.id !== "pick-roster") return;
+  document.querySelectorAll("input[data-pick-roster]").forEach((input) => { input.value = select.value; });
+});
+document.addEventListener("DOMContentLoaded", () => {
+  const select = document.getElementById("pick-roster");
+  if (select) document.querySelectorAll("input[data-pick-roster]").forEach((input) => { input.value = select.value; });
 });

@@ -103,6 +103,45 @@ def rosters(*, session: Session, carnet_id: str, system: str | None = None) -> l
     return list(session.exec(query).all())
 
 
+# « Mes listes »'s orders (issue 26): the query parameter `tri` names one.
+SORTS = {
+    "recent": (col(Roster.updated_at).desc(), col(Roster.id)),
+    "ancien": (col(Roster.updated_at).asc(), col(Roster.id)),
+    "nom": (func.lower(col(Roster.name)).asc(), col(Roster.updated_at).desc(), col(Roster.id)),
+}
+
+
+def roster_page(
+    *,
+    session: Session,
+    carnet_id: str,
+    system: str | None,
+    search: str,
+    sort: str,
+    offset: int,
+    limit: int,
+) -> tuple[list[Roster], int]:
+    """One page of the carnet's rosters matching a system and a piece of their name, in
+    one of SORTS' orders, without their documents; and how many match in all."""
+    query = (
+        select(Roster)
+        .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
+        .where(CarnetRoster.carnet_id == carnet_id)
+    )
+    if system is not None:
+        query = query.where(Roster.system == system)
+    if search:
+        query = query.where(func.lower(col(Roster.name)).contains(search.lower(), autoescape=True))
+    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    page = (
+        query.options(defer(Roster.document))  # type: ignore[arg-type]
+        .order_by(*SORTS.get(sort, SORTS["recent"]))
+        .offset(offset)
+        .limit(limit)
+    )
+    return list(session.exec(page).all()), int(total)
+
+
 def roster_in_carnet_with_key(*, session: Session, roster_id: str, key: str) -> bool:
     """Whether `key` is the key of a carnet that holds this roster (one indexed query)."""
     if no_row_has(roster_id):

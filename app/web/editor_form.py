@@ -3,7 +3,7 @@ remove, undo) is applied, and which summary lines each row shows."""
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fastapi import Request, Response
@@ -26,6 +26,9 @@ class SystemForms(Protocol):
 
     @property
     def creator(self) -> bool: ...
+
+    @property
+    def entry_bounds(self) -> Mapping[str, tuple[int, int]]: ...
 
     def context(self) -> dict[str, Any]: ...
 
@@ -69,6 +72,29 @@ def parsed_entry(text: str) -> dict[str, Any]:
 
 
 @dataclass
+class Refused:
+    """The row fields the form refused (out of the system's `entry_bounds`): the message
+    beside each field, keyed as field_errors keys them, and what was typed in it."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    typed: dict[str, str] = field(default_factory=dict)
+
+
+def refused_fields(form: FormData, index: int, forms: SystemForms) -> Refused:
+    """A row's own whole-number fields that are not whole numbers within their bounds."""
+    refused = Refused()
+    for name, (low, high) in forms.entry_bounds.items():
+        raw = form.get(f"entry-{index}-{name}")
+        value = int_or_raw(raw)
+        if value is None or (isinstance(value, int) and low <= value <= high):
+            continue
+        label = forms.labels.get(name, name)
+        refused.errors[f"entries.{index}.{name}"] = f"{label} : nombre entier entre {low} et {high}"
+        refused.typed[f"entry-{index}-{name}"] = str(raw)[:40]
+    return refused
+
+
+@dataclass
 class Removed:
     """The entry "Retirer" took out of the list, and where it stood (for "Annuler")."""
 
@@ -76,38 +102,66 @@ class Removed:
     entry: dict[str, Any]
 
 
+# The removals « Annuler » can still undo, one after the other (issue 26): each carried by
+# the flash as an (index, entry) pair of hidden fields, the latest last. Bounded where they
+# enter.
+UNDO_DEPTH = 20
+
+
+def undo_stack(form: FormData) -> list[tuple[str, str]]:
+    """The removals the page's flash still offers to undo, as (index, entry JSON), the
+    latest last; pairs whose index is not a number are dropped."""
+    indexes = [str(v) for v in form.getlist("undo-index")][-UNDO_DEPTH:]
+    entries = [str(v) for v in form.getlist("undo-entry")][-UNDO_DEPTH:]
+    if len(indexes) != len(entries):
+        return []
+    return [(i[:6], e) for i, e in zip(indexes, entries, strict=True) if i.isdigit()]
+
+
 def document_from_form(
     form: FormData, system: AnySystem, forms: SystemForms
-) -> tuple[dict[str, Any], Removed | None]:
+) -> tuple[dict[str, Any], Removed | None, Refused]:
     """The roster document the editor form describes, with its add/remove/undo action
-    applied, and the entry a removal took out."""
+    applied, the entry a removal took out, and the row fields refused (their rows keep
+    their stored values: the page shows them as typed, with the reason)."""
     entries = []
     index = 0
+    refused = Refused()
     while (ref := form.get(f"entry-{index}-ref")) is not None:
         entry = parsed_entry(str(ref))
         entry["count"] = int_or_raw(form.get(f"entry-{index}-count"))
         entry["name"] = str(form.get(f"entry-{index}-name") or "").strip() or None
-        entries.append(forms.entry_from_form(form, index, entry))
+        row = refused_fields(form, index, forms)
+        if row.errors:
+            refused.errors |= row.errors
+            refused.typed |= row.typed
+        else:
+            entry = forms.entry_from_form(form, index, entry)
+        entries.append(entry)
         index += 1
     action = str(form.get("action") or "")
     position = action.removeprefix("remove:")
     removed = None
     if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
         removed = Removed(int(position), entries.pop(int(position)))
-    undo_at = str(form.get("undo-index") or "")
-    if action == "undo" and undo_at.isdigit() and form.get("undo-entry") is not None:
-        # "Annuler" after "Retirer": the entry goes back where it stood.
-        entries.insert(min(int(undo_at[:6]), len(entries)), parsed_entry(str(form["undo-entry"])))
+    if action == "undo" and (stack := undo_stack(form)):
+        # "Annuler" after "Retirer": the latest entry removed goes back where it stood.
+        undo_at, undone = stack[-1]
+        entries.insert(min(int(undo_at), len(entries)), parsed_entry(undone))
     if action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
         entries.append({"count": 1, **new} if count is None else {**new, "count": count})
-    return {
-        "system": system.id,
-        "name": str(form.get("name") or "").strip(),
-        "points_limit": int_or_raw(form.get("points_limit")),
-        "entries": entries,
-        "extras": forms.extras_from_form(form),
-    }, removed
+    return (
+        {
+            "system": system.id,
+            "name": str(form.get("name") or "").strip(),
+            "points_limit": int_or_raw(form.get("points_limit")),
+            "entries": entries,
+            "extras": forms.extras_from_form(form),
+        },
+        removed,
+        refused,
+    )
 
 
 def entry_label(system: AnySystem, document: dict[str, Any], entry: dict[str, Any]) -> str:

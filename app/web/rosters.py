@@ -43,11 +43,14 @@ from app.web.deps import (
     writing_carnet,
 )
 from app.web.editor_form import (
+    UNDO_DEPTH,
+    Refused,
     SystemForms,
     document_from_form,
     entry_label,
     entry_ref,
     lines_per_entry,
+    undo_stack,
 )
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
 from app.web.render import html_error, is_htmx, render
@@ -335,6 +338,9 @@ class Shown:
             return self._lists.get((roster.id, roster.version))
 
 
+NOT_SAVED = "Modification non enregistrée : corrigez les champs signalés."
+
+
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     shown = Shown()
@@ -346,10 +352,11 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         *,
         parsed: BaseModel | None,
         errors: dict[str, str] | None = None,
-        message: dict[str, str] | None = None,
+        message: Mapping[str, Any] | None = None,
         status: int = 200,
         add: dict[str, Any] | None = None,
         base_version: int | None = None,
+        typed: dict[str, str] | None = None,
     ) -> Response:
         system = systems[roster.system]
         result = summary = None
@@ -396,6 +403,8 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             if totals
             else [],
             "errors": errors or {},
+            # Row fields refused as typed (`entry_bounds`): shown as typed, not as stored.
+            "typed": typed or {},
             "message": message,
             # The version this page's values were based on: after a conflict it stays the old
             # one, so that no later change overwrites the other tab's without being asked.
@@ -546,7 +555,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         """One save of the editor's form (a plain `def`: the engine and the database work in
         the thread pool)."""
         system = systems[roster.system]
-        document, removed = document_from_form(form, system, forms[system.id])
+        document, removed, refused = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
         # is cleared once used.
         adding = form.get("action") == "add" and forms[system.id].new_entry(form) is not None
@@ -558,7 +567,21 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         try:
             parsed = system.roster_model.model_validate(document)
         except ValidationError as exc:
-            return refused_save(request, roster, system, document, exc, adding, add)
+            return refused_save(request, roster, system, document, exc, adding, add, refused)
+        if refused.errors:
+            # A row field out of its bounds: nothing is saved, every row and the totals stay
+            # (the refused rows at their stored values), the fields show what was typed.
+            return editor(
+                request,
+                roster,
+                document,
+                parsed=parsed,
+                errors=refused.errors,
+                typed=refused.typed,
+                add=add,
+                status=422,
+                message={"kind": "error", "text": NOT_SAVED},
+            )
         if adding:
             add["count"] = ""  # used: a next add starts from « auto » again
         stored = parsed.model_dump(mode="json")
@@ -592,22 +615,27 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             kept = fighter_states.counted(roster_session(roster), roster, parsed)
             shared, _created = service.share(roster, kept)
             return redirect(request, f"/s/{shared.code}")
-        message = None
+        message: dict[str, Any] | None = None
+        stack = undo_stack(form)
         if removed is not None:
-            # Said where the player looks, with the way back: the entry travels in the flash.
+            # Said where the player looks, with the way back: the entry travels in the flash,
+            # after those removed just before it (each can be undone in turn).
             message = {
                 "kind": "ok",
                 "text": f"« {entry_label(system, stored, removed.entry)} » retiré.",
-                "undo_entry": json.dumps(removed.entry, ensure_ascii=False),
-                "undo_index": str(removed.index),
+                "undo": [
+                    *stack,
+                    (str(removed.index), json.dumps(removed.entry, ensure_ascii=False)),
+                ][-UNDO_DEPTH:],
             }
-        elif form.get("action") == "undo" and str(form.get("undo-index") or "").isdigit():
-            at = min(int(str(form["undo-index"])[:6]), len(stored["entries"]) - 1)
+        elif form.get("action") == "undo" and stack:
+            at = min(int(stack[-1][0]), len(stored["entries"]) - 1)
             label = entry_label(system, stored, stored["entries"][at])
             message = {
                 "kind": "ok",
                 "text": f"« {label} » remis à sa place.",
                 "focus": f"#entry-{at}-count",
+                "undo": stack[:-1],
             }
         elif adding:
             # Said where the player looks (the flash is a status region): what was added, by
@@ -710,6 +738,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             "book_origins": {},
             "roster_issues": [i for i in result.issues if not i.path.startswith("entries[")],
             "errors": {},
+            "typed": {},
             "base_version": roster.version,
             "shared": share_state(request, roster_session(roster), roster),
             "pages": forms[system.id],
@@ -727,6 +756,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         exc: ValidationError,
         adding: bool,
         add: dict[str, Any],
+        refused: Refused,
     ) -> Response:
         """Nothing is lost: the page keeps what was typed and says what is wrong beside it;
         the table keeps its names and costs, and its totals are the saved list's. A refused
@@ -734,8 +764,9 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         change): its fields stay in the add panel, marked."""
         labels = forms[system.id].labels
         errors = field_errors(exc, bounds=count_bounds(system.roster_model), labels=labels)
+        errors |= refused.errors
         last = len(document["entries"]) - 1
-        text = "Modification non enregistrée : corrigez les champs signalés."
+        text = NOT_SAVED
         if adding and all(tuple(e["loc"][:2]) == ("entries", last) for e in exc.errors()):
             document = {**document, "entries": document["entries"][:-1]}
             prefix = f"entries.{last}"
@@ -752,6 +783,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                     document,
                     parsed=system.roster_model.model_validate(document),
                     errors=errors,
+                    typed=refused.typed,
                     add=add,
                     status=422,
                     message={"kind": "error", "text": text},
@@ -764,6 +796,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             document,
             parsed=repaired(system.roster_model, document, exc, roster.document),
             errors=errors,
+            typed=refused.typed,
             add=add,
             status=422,
             message={

@@ -82,6 +82,10 @@ class SystemPages(Generic[SystemT]):
     # « Blessures légères : au plus 20 », not « light_wounds : au plus 20 » (the fields every
     # roster has are named in app/web/forms.py's LABELS).
     labels: ClassVar[Mapping[str, str]] = {}
+    # Whole numbers an editor row asks for beyond its count (`entry-<i>-<field>`), with the
+    # bounds the form takes them within: a value out of them, or not a whole number, keeps
+    # the row as stored and is said beside its field, as typed (issue 26).
+    entry_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {}
 
     def __init__(self, system: SystemT) -> None:
         self.system: SystemT = system

@@ -42,8 +42,11 @@ def test_three_adds_from_the_catalogue_and_the_creator_go_to_the_list(
     expect(page.locator("#adding-to")).to_contain_text(f"Vous ajoutez à « {name} »")
     forms = page.locator("form.add-to-list")
     first = forms.nth(0)
-    expect(first.locator("select[name=roster] option:checked")).to_have_text(name)
-    expect(first.locator("select[name=roster] option").last).to_have_text("Nouvelle liste")
+    # One picker for the page (issue 26), its choice in every card.
+    expect(page.locator("#pick-roster option:checked")).to_have_text(name)
+    expect(page.locator("#pick-roster option").last).to_have_text("Nouvelle liste")
+    chosen = page.locator("#pick-roster").input_value()
+    assert first.locator("input[name=roster]").input_value() == chosen
     first.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"ajoute=1"))
     expect(page.locator("#adding-to")).to_contain_text(f"Ajouté à « {name} » : ")

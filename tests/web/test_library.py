@@ -296,11 +296,14 @@ def test_old_per_roster_cookies_join_the_carnet_and_are_removed(
         old.cookies.set(cookie_name("forged"), "x", domain="testserver.local")
         page = old.get("/listes")
         assert page.status_code == 200
-        assert all(f"roster-{roster.id}" in page.text for roster, _ in made)
+        # 40 lists: two pages of « Mes listes » (24 a page, issue 26).
+        assert "40 listes — page 1 sur 2" in page.text
+        both = page.text + old.get("/listes?page=2").text
+        assert all(f"roster-{roster.id}" in both for roster, _ in made)
         assert CARNET_COOKIE in old.cookies
         assert not [name for name in old.cookies if name.startswith("caserne_r_")]
         assert len(page.headers.get_list("set-cookie")) >= 41
-        again = old.get("/listes").text
+        again = old.get("/listes").text + old.get("/listes?page=2").text
         assert sum(f'id="roster-{roster.id}"' in again for roster, _ in made) == 40
         assert old.get(f"/r/{made[0][0].id}").status_code == 200
 

@@ -72,6 +72,13 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
         "weapon_modifier": "Modificateur de l'arme",
     }
 
+    # XP and light wounds, as the editor takes them (docs/rules-notes.md, Necromunda–Warzone
+    # 3 and 5): whole numbers from 0, at most the model's bounds.
+    entry_bounds: ClassVar[Mapping[str, tuple[int, int]]] = {
+        "xp": (0, 1_000_000),
+        "light_wounds": (0, 20),
+    }
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
             "characteristics": CHARACTERISTICS,
