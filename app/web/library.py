@@ -270,22 +270,27 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
 
     @router.get("/carnet/{carnet_id}")
     def open_carnet(carnet_id: str, request: Request, session: SessionDep, t: str = "") -> Response:
-        """The carnet link: this browser takes the carnet; one that holds another carnet
-        is asked first whether to merge the two or to switch."""
+        """The carnet link asks, and only its form (a POST, with the CSRF token) opens the
+        carnet in this browser: a GET never switches a carnet (issue 25: a page on another
+        site could send a browser to the attacker's link, whose carnet would then have
+        received the lists the victim made next). A browser that holds its own carnet is
+        asked whether to merge the two or to switch, with its own carnet's link shown."""
         try:
             opened = CarnetService(session).open(carnet_id[:64], t[:200] or None)
         except CarnetError:
             return no_store(html_error(request, 403, REVOKED))
-        mine = browser(request, session).carnet
-        if mine is None or mine.id == opened.id:
-            switch_to(request, opened, t)
-            return back(request, "ok", "Carnet ouvert dans ce navigateur.")
-        context = {
+        held = browser(request, session)
+        if held.carnet is not None and held.carnet.id == opened.id:
+            return back(request, "ok", "Ce carnet est déjà celui de ce navigateur.")
+        context: dict[str, Any] = {
             "carnet_id": opened.id,
             "key": t,
             "theirs": len(CarnetService(session).rosters(opened)),
-            "mine": len(my_lists(request, session)),
+            "mine": None,
         }
+        if held.carnet is not None:
+            context["mine"] = len(my_lists(request, session))
+            context["mine_link"] = carnet_link(request, held.carnet, held.key or "")
         return no_store(render(request, "carnet/open.html", context))
 
     def choose(request: Request, session: Session, form: FormData) -> Response:
@@ -298,9 +303,12 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             return no_store(html_error(request, 403, REVOKED))
         mine = browser(request, session).carnet
         choice = form.get("choix")
-        if choice not in ("fusionner", "changer"):
+        if choice not in ("ouvrir", "fusionner", "changer"):
             return html_error(request, 422, "Choisissez : réunir les deux carnets, ou changer.")
         text = "Carnet ouvert dans ce navigateur."
+        if mine is not None and mine.id != opened.id and choice == "ouvrir":
+            # A browser that has its own carnet must say which (merge or switch).
+            return html_error(request, 422, "Choisissez : réunir les deux carnets, ou changer.")
         if choice == "fusionner" and mine is not None and mine.id != opened.id:
             try:
                 moved = service.merge(mine, opened)
