@@ -35,8 +35,8 @@ def key_matches(carnet: Carnet, key: str | None) -> bool:
     return key is not None and hmac.compare_digest(carnet.key_hash, hash_token(key))
 
 
-def rotate_key(*, session: Session, carnet: Carnet) -> str:
-    key = new_token()
+def rotate_key(*, session: Session, carnet: Carnet, key: str | None = None) -> str:
+    key = key or new_token()
     carnet.key_hash = hash_token(key)
     carnet.key_changed_at = utcnow()
     session.add(carnet)

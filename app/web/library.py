@@ -1,6 +1,7 @@
 """« Mes listes »: the lists this browser holds (open, rename, duplicate, delete, copy the
 edit link), and the new-list form that stores a list only once it has been asked for."""
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app.carnet_service import CarnetError, CarnetFull, CarnetService
+from app.carnet_service import CarnetError, CarnetFull, CarnetService, parse_cookie
 from app.dates import french_datetime
 from app.db import SessionDep
 from app.deps import Rosters
@@ -19,8 +20,10 @@ from app.roster_service import RosterError, RosterService, StoredRosterInvalid, 
 from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
+from app.store.rosters import new_token
 from app.systems.base import AnySystem, Budget, Total
 from app.urls import public_base
+from app.web.access import CARNET_COOKIE
 from app.web.deps import (
     BrowserCarnet,
     EditableRoster,
@@ -47,6 +50,8 @@ REVOKED = (
     "Ouvrez le nouveau lien du carnet, donné par « Mes listes » sur un appareil qui l'a gardé."
 )
 FULL = "Ce carnet est plein : supprimez des listes avant d'en ajouter."
+# A key the rotation's confirmation drew (`new_token()`: 32 bytes, URL-safe base64).
+NEW_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def carnet_link(request: Request, carnet: Carnet, key: str) -> str:
@@ -252,13 +257,38 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
 
     # --- the carnet on another device --------------------------------------------------------
 
-    @router.post("/listes/carnet/cle")
-    def rotate(request: Request, carnet: BrowserCarnet, session: SessionDep) -> Response:
-        """A new key: the old link (and every browser still holding the old key) opens
-        nothing any more; this browser keeps the carnet with the new key."""
+    def confirm_rotation(request: Request, carnet: Carnet | None) -> Response:
+        """The page that asks before a key change; the new key is drawn now and travels in
+        its form, so that a double-click (two POSTs, the first one's answer lost with its
+        new cookie) changes the key once and leaves the browser holding it."""
         if carnet is None:
-            return html_error(request, 403, "Ce navigateur n'a pas de carnet.")
-        key = CarnetService(session).rotate(carnet)
+            return no_store(html_error(request, 403, "Ce navigateur n'a pas de carnet."))
+        return no_store(render(request, "carnet/rotate.html", {"new_key": new_token()}))
+
+    @router.get("/listes/carnet/cle")
+    def ask_rotation(request: Request, carnet: BrowserCarnet) -> Response:
+        return confirm_rotation(request, carnet)
+
+    def rotate(request: Request, session: Session, form: FormData) -> Response:
+        """A new key, once confirmed: the old link (and every browser still holding the old
+        key) opens nothing any more; this browser keeps the carnet with the new key."""
+        held = browser(request, session)
+        key = str(form.get("cle") or "")
+        if form.get("confirm") != "oui" or not NEW_KEY.fullmatch(key):
+            return confirm_rotation(request, held.carnet)
+        service = CarnetService(session)
+        carnet = held.carnet
+        if carnet is None:
+            # The same confirmation posted twice: the first changed the key to this one.
+            sent = parse_cookie(request.cookies.get(CARNET_COOKIE))
+            try:
+                carnet = service.open(sent[0], key) if sent else None
+            except CarnetError:
+                carnet = None
+            if carnet is None:
+                return no_store(html_error(request, 403, REVOKED))
+        else:
+            service.rotate(carnet, key)
         switch_to(request, carnet, key)
         return back(
             request,
@@ -267,6 +297,8 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             "l'avaient ouvert. Le nouveau lien est ci-dessous.",
             "#carnet",
         )
+
+    router.add_api_route("/listes/carnet/cle", with_form(rotate), methods=["POST"])
 
     @router.get("/carnet/{carnet_id}")
     def open_carnet(carnet_id: str, request: Request, session: SessionDep, t: str = "") -> Response:

@@ -91,3 +91,34 @@ def test_a_player_opens_their_own_carnet_with_one_click(
     expect(phone.locator("#library-message")).to_contain_text("Carnet ouvert dans ce navigateur")
     expect(phone.locator("#library article")).to_have_count(1)
     assert phone.goto(editor).status == 200  # type: ignore[union-attr]
+
+
+def test_the_key_change_asks_and_a_double_click_changes_it_once(
+    new_context: Callable[..., BrowserContext], page: Page
+) -> None:
+    """Issue 26, item 2: « Changer la clé du carnet » acted on one click."""
+    editor = open_new_list(page, "dcsystem", "feuille_de_bataille_sg")
+    page.goto("/listes")
+    page.locator("#carnet summary").click()
+    old = page.locator("#carnet-link-value").input_value()
+    page.locator("#rotate-key").click()
+    expect(page.locator("main h1")).to_have_text("Changer la clé du carnet ?")
+    page.goto("/listes")
+    page.locator("#carnet summary").click()
+    assert page.locator("#carnet-link-value").input_value() == old  # one click: nothing
+    page.locator("#rotate-key").click()
+    page.locator("#confirm-rotate-button").dblclick()
+    page.wait_for_url(re.compile(r"/listes#carnet$"))
+    expect(page.locator("#library-message")).to_contain_text("Nouvelle clé")
+    page.wait_for_load_state("networkidle")
+    page.goto("/listes")
+    expect(page.locator("#library article")).to_have_count(1)
+    page.locator("#carnet summary").click()
+    new = page.locator("#carnet-link-value").input_value()
+    assert new != old
+    assert page.goto(editor).status == 200  # type: ignore[union-attr]
+    other = new_context().new_page()
+    assert other.goto(old).status == 403  # type: ignore[union-attr]
+    other.goto(new)
+    other.locator("#adopt").click()
+    expect(other.locator("#library article")).to_have_count(1)

@@ -248,7 +248,7 @@ def test_changing_the_key_closes_the_old_link_and_the_old_cookie(
         other.headers["Sec-Fetch-Site"] = "same-origin"
         assert adopt(other, old_link).status_code == 303
         assert other.get(f"/r/{roster_id}").status_code == 200
-        rotated = browser.post("/listes/carnet/cle")
+        rotated = rotate_key(browser)
         assert rotated.status_code == 303 and rotated.headers["location"] == "/listes#carnet"
         # The owner's browser keeps working, with a new link.
         page = browser.get("/listes").text
@@ -266,6 +266,64 @@ def test_changing_the_key_closes_the_old_link_and_the_old_cookie(
             third.headers["Sec-Fetch-Site"] = "same-origin"
             assert third.get(old_link).status_code == 403
             assert adopt(third, new_link).status_code == 303
+
+
+def rotate_key(browser: TestClient) -> Any:
+    """« Changer la clé du carnet », then « Changer la clé maintenant »."""
+    asked = browser.get("/listes/carnet/cle")
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "private, no-store"
+    return browser.post(
+        "/listes/carnet/cle", data={"confirm": "oui", "cle": field(asked.text, "cle")}
+    )
+
+
+def test_changing_the_key_asks_first_and_a_double_click_changes_it_once(
+    browser: TestClient, session: Session
+) -> None:
+    """Issue 26, item 2: « Changer la clé du carnet » acted on one click. One click now
+    asks; the confirmation posted twice (a double-click: the second request still carries
+    the old cookie, the first answer and its new cookie may be lost) changes the key once
+    and leaves this browser holding it."""
+    from app.store.models import Carnet
+
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    old_cookie = browser.cookies[CARNET_COOKIE]
+    carnet_id, old_key = old_cookie.split(".")
+    link = carnet_link(browser.get("/listes").text)
+    assert 'action="/listes/carnet/cle"' in browser.get("/listes").text
+
+    for click in (
+        lambda: browser.get("/listes/carnet/cle"),
+        lambda: browser.post("/listes/carnet/cle"),
+    ):
+        asked = click()
+        assert asked.status_code == 200
+        assert "Changer la clé du carnet ?" in text(asked.text)
+        assert "L'ancien lien n'ouvrira plus rien" in text(asked.text)
+        assert browser.cookies[CARNET_COOKIE] == old_cookie
+        assert carnet_link(browser.get("/listes").text) == link  # nothing changed
+    new_key = field(asked.text, "cle")
+    assert new_key != old_key
+
+    first = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": new_key})
+    assert first.status_code == 303
+    browser.cookies.set(CARNET_COOKIE, old_cookie, domain="testserver.local")  # answer lost
+    second = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": new_key})
+    assert second.status_code == 303 and second.headers["location"] == "/listes#carnet"
+    assert browser.cookies[CARNET_COOKIE] == f"{carnet_id}.{new_key}"
+    page = browser.get("/listes").text
+    assert f"roster-{roster_id}" in page
+    assert carnet_link(page).endswith(f"?t={new_key}")
+    session.expire_all()
+    stored_carnet = session.get(Carnet, carnet_id)
+    assert stored_carnet is not None
+    from app.store.rosters import hash_token
+
+    assert stored_carnet.key_hash == hash_token(new_key)
+    # A made-up key is not taken, and a browser without the carnet gets nothing.
+    browser.cookies.set(CARNET_COOKIE, old_cookie, domain="testserver.local")
+    refused = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": "A" * 43})
+    assert refused.status_code == 403
 
 
 def test_a_browser_with_its_own_carnet_is_asked_merge_or_switch(
@@ -517,7 +575,10 @@ def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
         old.cookies.set(CARNET_COOKIE, browser.cookies[CARNET_COOKIE])
         page = old.get("/listes").text
         forms = re.findall(r'<form method="post".*?</form>', page, re.S)
-        assert len(forms) == 4 and all('name="csrf"' in form for form in forms)
+        # Rename, duplicate, delete (the key change asks on a page of its own: a GET form).
+        assert len(forms) == 3 and all('name="csrf"' in form for form in forms)
+        rotation = old.get("/listes/carnet/cle").text
+        assert 'name="csrf"' in re.findall(r'<form method="post".*?</form>', rotation, re.S)[0]
         token = re.search(r'name="csrf" value="([^"]+)"', page)
         assert token is not None
         refused = old.post(f"/listes/{roster_id}/renommer", data={"name": "Sans jeton"})
