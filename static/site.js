@@ -41,6 +41,13 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (!navigator.onLine) { event.preventDefault(); showOffline(); }
 });
 
+// « Oublier ce carnet sur cet appareil »: the answer's Clear-Site-Data empties the caches; a
+// browser that ignores it (no HTTPS) is emptied here, and the worker told to do the same.
+if (document.getElementById("carnet-forgotten") && "caches" in window) {
+  caches.keys().then((names) => Promise.all(names.map((name) => caches.delete(name)))).catch(() => {});
+  navigator.serviceWorker?.controller?.postMessage("purge");
+}
+
 if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }

@@ -50,6 +50,8 @@ REVOKED = (
     "Ouvrez le nouveau lien du carnet, donné par « Mes listes » sur un appareil qui l'a gardé."
 )
 FULL = "Ce carnet est plein : supprimez des listes avant d'en ajouter."
+# What « Oublier ce carnet sur cet appareil » clears (a shared computer left clean).
+FORGET = b'"cache", "cookies", "storage"'
 # A key the rotation's confirmation drew (`new_token()`: 32 bytes, URL-safe base64).
 NEW_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
@@ -299,6 +301,24 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
         )
 
     router.add_api_route("/listes/carnet/cle", with_form(rotate), methods=["POST"])
+
+    @router.get("/listes/carnet/oublier")
+    def ask_forget(request: Request, session: SessionDep) -> Response:
+        """« Oublier ce carnet sur cet appareil » (a shared computer): asks first, with the
+        carnet's link to keep (the only way back to its lists afterwards)."""
+        held = browser(request, session)
+        link = carnet_link(request, held.carnet, held.key or "") if held.carnet else None
+        return no_store(render(request, "carnet/forget.html", {"link": link, "done": False}))
+
+    def forget(request: Request, session: Session, form: FormData) -> Response:
+        """This browser forgets its carnet: the cookie, and with `Clear-Site-Data` every
+        page, cookie and storage of the site it kept (the service worker's copies too)."""
+        if form.get("confirm") != "oui":
+            return ask_forget(request, session)
+        drop_carnet(request, FORGET)
+        return no_store(render(request, "carnet/forget.html", {"link": None, "done": True}))
+
+    router.add_api_route("/listes/carnet/oublier", with_form(forget), methods=["POST"])
 
     @router.get("/carnet/{carnet_id}")
     def open_carnet(carnet_id: str, request: Request, session: SessionDep, t: str = "") -> Response:

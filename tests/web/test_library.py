@@ -591,3 +591,47 @@ def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
     assert roster is not None and roster.name == "Avec jeton"
     new_form = browser.get("/listes/nouvelle", params={"system": "dcsystem"}).text
     assert 'name="csrf"' in new_form
+
+
+def test_a_revoked_carnet_cookie_is_dropped_with_the_pages_kept(browser: TestClient) -> None:
+    """Issue 25, item 4: on a cookie whose key was changed, `Clear-Site-Data` tells the
+    browser and its service worker to forget the pages they kept."""
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    carnet_id = browser.cookies[CARNET_COOKIE].split(".")[0]
+    for path in ("/listes", f"/r/{roster_id}", f"/r/{roster_id}/partie"):
+        browser.cookies.set(CARNET_COOKIE, f"{carnet_id}.changed", domain="testserver.local")
+        answer = browser.get(path)
+        assert answer.headers.get("clear-site-data") == '"cache"', path
+        # « Mes listes » says why and removes it (the next visit starts afresh).
+        dropped = 'caserne_carnet=""' in str(answer.headers.get_list("set-cookie"))
+        assert dropped is (path == "/listes"), path
+    assert "clear-site-data" not in browser.get("/").headers
+
+
+def test_forgetting_the_carnet_on_this_device(browser: TestClient) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    link = carnet_link(browser.get("/listes").text)
+    assert 'href="/listes/carnet/oublier"' in browser.get("/listes").text
+    asked = browser.get("/listes/carnet/oublier")
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "private, no-store"
+    assert f'value="{html.escape(link)}"' in asked.text
+    assert browser.post("/listes/carnet/oublier").status_code == 200  # asks again
+    assert f"roster-{roster_id}" in browser.get("/listes").text
+    done = browser.post("/listes/carnet/oublier", data={"confirm": "oui"})
+    assert done.status_code == 200 and "Carnet oublié sur cet appareil" in text(done.text)
+    assert done.headers["clear-site-data"] == '"cache", "cookies", "storage"'
+    assert CARNET_COOKIE not in browser.cookies
+    assert "Aucune liste dans ce navigateur" in browser.get("/listes").text
+
+
+def test_the_service_worker_never_keeps_a_secret_url_or_a_private_page() -> None:
+    from pathlib import Path
+
+    from app.security.tokens import SECRET_PARAMETERS
+
+    worker = (Path(__file__).parents[2] / "static" / "sw.js").read_text()
+    listed = re.search(r"const SECRETS = \[([^\]]*)\]", worker)
+    assert listed is not None
+    names = set(re.findall(r'"([^"]+)"', listed.group(1)))
+    assert SECRET_PARAMETERS | {"code"} <= names
+    assert 'control.includes("no-store")' in worker
