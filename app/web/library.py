@@ -290,7 +290,16 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             if carnet is None:
                 return no_store(html_error(request, 403, REVOKED))
         else:
-            service.rotate(carnet, key)
+            try:
+                service.rotate(carnet, key)
+            except CarnetError:
+                # Changed at once by another request: this one's confirmation, posted twice
+                # at the same moment, or another device's (then this browser is out).
+                try:
+                    carnet = service.open(carnet.id, key)
+                except CarnetError:
+                    drop_carnet(request)
+                    return no_store(html_error(request, 403, REVOKED))
         switch_to(request, carnet, key)
         return back(
             request,
