@@ -159,6 +159,43 @@ def test_forgetting_the_carnet_leaves_the_device_clean(context: BrowserContext) 
     expect(page.locator("#library-empty")).to_be_visible()
 
 
+def test_a_change_typed_offline_is_sent_when_the_network_comes_back(
+    context: BrowserContext,
+) -> None:
+    """Issue 26, item 3: a change typed offline was never sent, and a reload brought the old
+    value back. It is kept in the page, leaving asks first, and it is saved once online."""
+    page = context.new_page()
+    editor = open_new_list(page, "dcsystem", "feuille_de_bataille_sg")
+    page.goto(editor)
+    name = page.locator("input[name=name]")
+    context.set_offline(True)
+    try:
+        name.fill("Renommée à la table")
+        name.press("Tab")
+        expect(page.locator("#offline-pending")).to_be_visible()
+        asked: list[str] = []
+
+        def dismiss(dialog: object) -> None:
+            asked.append(dialog.type)  # type: ignore[attr-defined]
+            dialog.dismiss()  # type: ignore[attr-defined]
+
+        page.once("dialog", dismiss)
+        page.evaluate("setTimeout(() => location.reload(), 0)")
+        page.wait_for_timeout(500)
+        assert asked == ["beforeunload"]
+        expect(name).to_have_value("Renommée à la table")
+        with page.expect_response(
+            lambda r: r.request.method == "POST" and r.url.endswith(editor), timeout=10_000
+        ) as saved:
+            context.set_offline(False)
+        assert saved.value.status == 200
+    finally:
+        context.set_offline(False)
+    expect(page.locator("#offline-pending")).to_be_hidden()
+    page.reload()
+    expect(page.locator("input[name=name]")).to_have_value("Renommée à la table")
+
+
 def test_the_app_is_installable(context: BrowserContext) -> None:
     page = context.new_page()
     page.goto("/")
