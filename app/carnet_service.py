@@ -124,9 +124,13 @@ class CarnetService:
         self.add(into, ids)
         return len(ids)
 
-    def rotate(self, carnet: Carnet) -> str:
-        """A new key: from now on the old key (links, cookies, API clients) opens nothing."""
-        return store.rotate_key(session=self.session, carnet=carnet)
+    def rotate(self, carnet: Carnet, key: str | None = None) -> str:
+        """A new key (`key`, or one drawn now): from now on the old key (links, cookies,
+        API clients) opens nothing. KeyRefused when another request changed it first."""
+        rotated = store.rotate_key(session=self.session, carnet=carnet, key=key)
+        if rotated is None:  # another request changed the key first: this one held the old
+            raise KeyRefused(carnet.id)
+        return rotated
 
     def listing(self, carnet: Carnet) -> dict[str, Any]:
         """The API's view of the carnet (api-v1.md « Carnets »)."""

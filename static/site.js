@@ -30,16 +30,51 @@ function showOffline() {
 window.addEventListener("online", showOffline);
 window.addEventListener("offline", showOffline);
 showOffline();
+// A change to a list typed offline (the editor's form, hx-post) is kept in the page and
+// sent, whole, as soon as the network is back; leaving the page meanwhile asks first
+// (docs/offline.md). Other forms are refused with the note (nothing typed is lost).
+function keepForLater(form) {
+  if (!form || !form.hasAttribute("hx-post")) return;
+  form.dataset.pending = "1";
+  form.dataset.unsaved = "1"; // the whole form goes, not the counts alone
+  const pending = document.getElementById("offline-pending");
+  if (pending) pending.hidden = false;
+}
 document.addEventListener("submit", (event) => {
   if (navigator.onLine) return;
   event.preventDefault();
   event.stopImmediatePropagation();
+  keepForLater(event.target.closest ? event.target.closest("form") : null);
   const note = document.getElementById("offline-note");
   if (note) { note.hidden = false; note.focus?.(); }
 }, true);
 document.addEventListener("htmx:beforeRequest", (event) => {
-  if (!navigator.onLine) { event.preventDefault(); showOffline(); }
+  if (navigator.onLine) return;
+  event.preventDefault();
+  showOffline();
+  const elt = event.detail.elt;
+  keepForLater(elt && elt.closest ? elt.closest("form") : null);
 });
+window.addEventListener("online", () => {
+  const pending = document.getElementById("offline-pending");
+  if (pending) pending.hidden = true;
+  document.querySelectorAll("form[data-pending]").forEach((form) => {
+    delete form.dataset.pending;
+    if (window.htmx) window.htmx.trigger(form, "change");
+  });
+});
+window.addEventListener("beforeunload", (event) => {
+  if (!document.querySelector("form[data-pending]")) return;
+  event.preventDefault();
+  event.returnValue = "";
+});
+
+// « Oublier ce carnet sur cet appareil »: the answer's Clear-Site-Data empties the caches; a
+// browser that ignores it (no HTTPS) is emptied here, and the worker told to do the same.
+if (document.getElementById("carnet-forgotten") && "caches" in window) {
+  caches.keys().then((names) => Promise.all(names.map((name) => caches.delete(name)))).catch(() => {});
+  navigator.serviceWorker?.controller?.postMessage("purge");
+}
 
 if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});

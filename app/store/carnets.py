@@ -5,7 +5,7 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from sqlalchemy import String, and_, bindparam, delete, func
+from sqlalchemy import String, and_, bindparam, delete, func, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import defer
@@ -35,14 +35,20 @@ def key_matches(carnet: Carnet, key: str | None) -> bool:
     return key is not None and hmac.compare_digest(carnet.key_hash, hash_token(key))
 
 
-def rotate_key(*, session: Session, carnet: Carnet) -> str:
-    key = new_token()
-    carnet.key_hash = hash_token(key)
-    carnet.key_changed_at = utcnow()
-    session.add(carnet)
+def rotate_key(*, session: Session, carnet: Carnet, key: str | None = None) -> str | None:
+    """A new key (`key`, or one drawn now) in place of the one `carnet` was opened with, as a
+    compare-and-swap on the key's hash: None when another request changed the key first
+    (issue 25: 20 concurrent rotations with one key were 4 x accepted on PostgreSQL,
+    handing out 4 keys of which one worked)."""
+    key = key or new_token()
+    result = session.execute(
+        update(Carnet)
+        .where(col(Carnet.id) == carnet.id, col(Carnet.key_hash) == carnet.key_hash)
+        .values(key_hash=hash_token(key), key_changed_at=utcnow())
+    )
     session.commit()
     session.refresh(carnet)
-    return key
+    return key if result.rowcount == 1 else None  # type: ignore[attr-defined]
 
 
 def count_rosters(*, session: Session, carnet_id: str) -> int:

@@ -32,6 +32,10 @@ from app.web.access import (
 
 STATE = "caserne_browser"
 COOKIES_STATE = "caserne_set_cookies"
+CLEAR_STATE = "caserne_clear_site_data"
+# Said with the removal of a carnet cookie that no longer opens anything: the browser (and
+# the service worker, static/sw.js) forgets the pages it kept (issue 25, item 4).
+CLEAR_CACHE = b'"cache"'
 
 
 class CarnetRevoked(RosterError):
@@ -74,6 +78,8 @@ def browser(request: Request, session: Session) -> Browser:
             found = Browser(carnet=service.open(*parsed), key=parsed[1])
         except CarnetError:
             found = Browser(carnet=None, revoked=True)
+    if found.revoked:
+        clear_cache(request)  # it opens nothing, ever again: what it showed is forgotten
     state[STATE] = found
     old = legacy_tokens(request)
     if old:
@@ -121,8 +127,18 @@ def switch_to(request: Request, carnet: Carnet, key: str) -> None:
     queue_cookies(request, response)
 
 
-def drop_carnet(request: Request) -> None:
-    """The browser forgets its carnet cookie (one that no longer opens anything)."""
+def clear_cache(request: Request, clear: bytes = CLEAR_CACHE) -> None:
+    """The answer says `Clear-Site-Data` (`clear`): the browser and its service worker forget
+    the pages they kept (a revoked carnet cookie, a carnet forgotten on this device)."""
+    state = request.scope.setdefault("state", {})
+    if len(clear) > len(state.get(CLEAR_STATE) or b""):
+        state[CLEAR_STATE] = clear
+
+
+def drop_carnet(request: Request, clear: bytes = CLEAR_CACHE) -> None:
+    """The browser forgets its carnet cookie (one that no longer opens anything) and what it
+    kept of the carnet's pages (`Clear-Site-Data`, `clear`)."""
+    clear_cache(request, clear)
     response = Response()
     forget_carnet(response)
     queue_cookies(request, response)
@@ -176,6 +192,7 @@ def editable_at_once(request: Request, session: Session, roster_id: str) -> Rost
         raise NoSuchRoster(roster_id)
     if carnet is None or not carnet_store.key_matches(carnet, parsed[1]):
         state[STATE] = Browser(carnet=None, revoked=True)  # as CarnetService.open refuses
+        clear_cache(request)
         raise NotInBrowser(roster_id)
     state[STATE] = Browser(carnet=carnet, key=parsed[1])
     if not held:
@@ -224,11 +241,17 @@ class CarnetCookies:
 
         async def with_cookies(message: Message) -> None:
             if message["type"] == "http.response.start":
-                pending = scope.get("state", {}).get(COOKIES_STATE)
+                state = scope.get("state", {})
+                pending = state.get(COOKIES_STATE)
                 if pending:
                     message["headers"] = [
                         *message.get("headers", []),
                         *((b"set-cookie", value) for value in pending),
+                    ]
+                if state.get(CLEAR_STATE):
+                    message["headers"] = [
+                        *message.get("headers", []),
+                        (b"clear-site-data", state[CLEAR_STATE]),
                     ]
             await send(message)
 

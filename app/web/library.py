@@ -1,6 +1,7 @@
 """« Mes listes »: the lists this browser holds (open, rename, duplicate, delete, copy the
 edit link), and the new-list form that stores a list only once it has been asked for."""
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app.carnet_service import CarnetError, CarnetFull, CarnetService
+from app.carnet_service import CarnetError, CarnetFull, CarnetService, parse_cookie
 from app.dates import french_datetime
 from app.db import SessionDep
 from app.deps import Rosters
@@ -20,8 +21,10 @@ from app.store import campaigns as campaign_store
 from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
+from app.store.rosters import new_token
 from app.systems.base import AnySystem, Budget, Total
 from app.urls import public_base
+from app.web.access import CARNET_COOKIE
 from app.web.deps import (
     BrowserCarnet,
     EditableRoster,
@@ -48,6 +51,10 @@ REVOKED = (
     "Ouvrez le nouveau lien du carnet, donné par « Mes listes » sur un appareil qui l'a gardé."
 )
 FULL = "Ce carnet est plein : supprimez des listes avant d'en ajouter."
+# What « Oublier ce carnet sur cet appareil » clears (a shared computer left clean).
+FORGET = b'"cache", "cookies", "storage"'
+# A key the rotation's confirmation drew (`new_token()`: 32 bytes, URL-safe base64).
+NEW_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def carnet_link(request: Request, carnet: Carnet, key: str) -> str:
@@ -320,13 +327,47 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
 
     # --- the carnet on another device --------------------------------------------------------
 
-    @router.post("/listes/carnet/cle")
-    def rotate(request: Request, carnet: BrowserCarnet, session: SessionDep) -> Response:
-        """A new key: the old link (and every browser still holding the old key) opens
-        nothing any more; this browser keeps the carnet with the new key."""
+    def confirm_rotation(request: Request, carnet: Carnet | None) -> Response:
+        """The page that asks before a key change; the new key is drawn now and travels in
+        its form, so that a double-click (two POSTs, the first one's answer lost with its
+        new cookie) changes the key once and leaves the browser holding it."""
         if carnet is None:
-            return html_error(request, 403, "Ce navigateur n'a pas de carnet.")
-        key = CarnetService(session).rotate(carnet)
+            return no_store(html_error(request, 403, "Ce navigateur n'a pas de carnet."))
+        return no_store(render(request, "carnet/rotate.html", {"new_key": new_token()}))
+
+    @router.get("/listes/carnet/cle")
+    def ask_rotation(request: Request, carnet: BrowserCarnet) -> Response:
+        return confirm_rotation(request, carnet)
+
+    def rotate(request: Request, session: Session, form: FormData) -> Response:
+        """A new key, once confirmed: the old link (and every browser still holding the old
+        key) opens nothing any more; this browser keeps the carnet with the new key."""
+        held = browser(request, session)
+        key = str(form.get("cle") or "")
+        if form.get("confirm") != "oui" or not NEW_KEY.fullmatch(key):
+            return confirm_rotation(request, held.carnet)
+        service = CarnetService(session)
+        carnet = held.carnet
+        if carnet is None:
+            # The same confirmation posted twice: the first changed the key to this one.
+            sent = parse_cookie(request.cookies.get(CARNET_COOKIE))
+            try:
+                carnet = service.open(sent[0], key) if sent else None
+            except CarnetError:
+                carnet = None
+            if carnet is None:
+                return no_store(html_error(request, 403, REVOKED))
+        else:
+            try:
+                service.rotate(carnet, key)
+            except CarnetError:
+                # Changed at once by another request: this one's confirmation, posted twice
+                # at the same moment, or another device's (then this browser is out).
+                try:
+                    carnet = service.open(carnet.id, key)
+                except CarnetError:
+                    drop_carnet(request)
+                    return no_store(html_error(request, 403, REVOKED))
         switch_to(request, carnet, key)
         return back(
             request,
@@ -336,24 +377,49 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             "#carnet",
         )
 
+    router.add_api_route("/listes/carnet/cle", with_form(rotate), methods=["POST"])
+
+    @router.get("/listes/carnet/oublier")
+    def ask_forget(request: Request, session: SessionDep) -> Response:
+        """« Oublier ce carnet sur cet appareil » (a shared computer): asks first, with the
+        carnet's link to keep (the only way back to its lists afterwards)."""
+        held = browser(request, session)
+        link = carnet_link(request, held.carnet, held.key or "") if held.carnet else None
+        return no_store(render(request, "carnet/forget.html", {"link": link, "done": False}))
+
+    def forget(request: Request, session: Session, form: FormData) -> Response:
+        """This browser forgets its carnet: the cookie, and with `Clear-Site-Data` every
+        page, cookie and storage of the site it kept (the service worker's copies too)."""
+        if form.get("confirm") != "oui":
+            return ask_forget(request, session)
+        drop_carnet(request, FORGET)
+        return no_store(render(request, "carnet/forget.html", {"link": None, "done": True}))
+
+    router.add_api_route("/listes/carnet/oublier", with_form(forget), methods=["POST"])
+
     @router.get("/carnet/{carnet_id}")
     def open_carnet(carnet_id: str, request: Request, session: SessionDep, t: str = "") -> Response:
-        """The carnet link: this browser takes the carnet; one that holds another carnet
-        is asked first whether to merge the two or to switch."""
+        """The carnet link asks, and only its form (a POST, with the CSRF token) opens the
+        carnet in this browser: a GET never switches a carnet (issue 25: a page on another
+        site could send a browser to the attacker's link, whose carnet would then have
+        received the lists the victim made next). A browser that holds its own carnet is
+        asked whether to merge the two or to switch, with its own carnet's link shown."""
         try:
             opened = CarnetService(session).open(carnet_id[:64], t[:200] or None)
         except CarnetError:
             return no_store(html_error(request, 403, REVOKED))
-        mine = browser(request, session).carnet
-        if mine is None or mine.id == opened.id:
-            switch_to(request, opened, t)
-            return back(request, "ok", "Carnet ouvert dans ce navigateur.")
-        context = {
+        held = browser(request, session)
+        if held.carnet is not None and held.carnet.id == opened.id:
+            return back(request, "ok", "Ce carnet est déjà celui de ce navigateur.")
+        context: dict[str, Any] = {
             "carnet_id": opened.id,
             "key": t,
             "theirs": len(CarnetService(session).rosters(opened)),
-            "mine": len(my_lists(request, session)),
+            "mine": None,
         }
+        if held.carnet is not None:
+            context["mine"] = len(my_lists(request, session))
+            context["mine_link"] = carnet_link(request, held.carnet, held.key or "")
         return no_store(render(request, "carnet/open.html", context))
 
     def choose(request: Request, session: Session, form: FormData) -> Response:
@@ -366,9 +432,12 @@ def router(systems: Mapping[str, AnySystem]) -> APIRouter:
             return no_store(html_error(request, 403, REVOKED))
         mine = browser(request, session).carnet
         choice = form.get("choix")
-        if choice not in ("fusionner", "changer"):
+        if choice not in ("ouvrir", "fusionner", "changer"):
             return html_error(request, 422, "Choisissez : réunir les deux carnets, ou changer.")
         text = "Carnet ouvert dans ce navigateur."
+        if mine is not None and mine.id != opened.id and choice == "ouvrir":
+            # A browser that has its own carnet must say which (merge or switch).
+            return html_error(request, 422, "Choisissez : réunir les deux carnets, ou changer.")
         if choice == "fusionner" and mine is not None and mine.id != opened.id:
             try:
                 moved = service.merge(mine, opened)

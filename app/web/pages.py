@@ -43,6 +43,14 @@ def routers(
             },
         )
 
+    @router.get("/hors-ligne")
+    def offline(request: Request) -> Response:
+        """What the service worker shows offline for a page it did not keep (static/sw.js,
+        docs/offline.md): public, the same for everyone, kept at its install."""
+        response = render(request, "offline.html", {})
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
     return (
         shares.router(),
         rosters.router(dict(systems), pages),

@@ -39,6 +39,7 @@ from app.web.deps import (
     EditableRoster,
     FormDep,
     editable,
+    editable_or_none,
     join,
     writing_carnet,
 )
@@ -537,18 +538,51 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             )
         return editor(request, roster, roster.document, parsed=parsed)
 
+    def claimed(request: Request, session: Session, roster: Roster) -> Response:
+        try:
+            join(request, session, roster.id)
+        except RosterError:
+            return html_error(request, 409, "Ce carnet est plein : supprimez des listes d'abord.")
+        return RedirectResponse(f"/r/{roster.id}", status_code=303)
+
     @router.get("/r/{roster_id}/modifier")
     def claim(
         roster_id: str, t: str, request: Request, session: SessionDep, rosters: Rosters
     ) -> Response:
         """The edit link: the list joins this browser's carnet, then the token leaves the
-        URL (the carnet's cookie opens the list from now on)."""
+        URL (the carnet's cookie opens the list from now on). Only a navigation the player
+        made (typed, pasted, a bookmark: `Sec-Fetch-Site: none`) or one from Caserne's own
+        pages joins at once; one from another site (or from a browser that does not say)
+        is asked first, and only the form's POST joins (issue 25: a page on another site
+        put the attacker's list in the visitor's carnet)."""
         try:
             roster = rosters.authorize(roster_id, t[:200])
-            join(request, session, roster.id)
         except RosterError:
             return html_error(request, 403, "Ce lien de modification n'est pas valable.")
-        return RedirectResponse(f"/r/{roster.id}", status_code=303)
+        if editable_or_none(request, session, roster.id) is not None:
+            return RedirectResponse(f"/r/{roster.id}", status_code=303)
+        if request.headers.get("sec-fetch-site") in ("none", "same-origin"):
+            return claimed(request, session, roster)
+        context = {
+            "roster": roster,
+            "name": roster.name or "Liste sans nom",
+            "system_name": systems[roster.system].name,
+            "key": t[:200],
+        }
+        response = render(request, "roster/claim.html", context)
+        response.headers["Cache-Control"] = "private, no-store"
+        return response
+
+    def claim_posted(request: Request, session: Session, form: FormData) -> Response:
+        roster_id = str(request.path_params["roster_id"])
+        rosters = service_of(request, session)
+        try:
+            roster = rosters.authorize(roster_id, str(form.get("t") or "")[:200])
+        except RosterError:
+            return html_error(request, 403, "Ce lien de modification n'est pas valable.")
+        return claimed(request, session, roster)
+
+    router.add_api_route("/r/{roster_id}/modifier", with_form(claim_posted), methods=["POST"])
 
     @router.post("/r/{roster_id}")
     def save(roster: EditableRoster, request: Request, form: FormDep, rosters: Rosters) -> Response:

@@ -253,6 +253,7 @@ def test_create_fighter_build_list_share_and_duplicate(
     # The carnet link opens the list for editing in another browser.
     other = new_context().new_page()
     other.goto(edit_url)
+    other.locator("#adopt").click()  # the link asks; the click opens the carnet
     other.wait_for_url(f"{live_server}/listes")
     other.goto(roster_path)
     expect(other.locator("#roster-name")).to_have_value(LIST_NAME)

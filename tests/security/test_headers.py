@@ -59,7 +59,7 @@ def test_a_500_has_them(client: TestClient) -> None:
 def test_no_referrer_where_a_token_can_be_in_the_url(client: TestClient) -> None:
     client.follow_redirects = False
     roster_id, token = new_roster(client)
-    claim = client.get(f"/r/{roster_id}/modifier?t={token}")
+    claim = client.get(f"/r/{roster_id}/modifier?t={token}", headers={"Sec-Fetch-Site": "none"})
     assert claim.status_code == 303
     assert claim.headers["referrer-policy"] == "no-referrer"
     wrong = client.get(f"/r/{roster_id}/modifier", params={"t": "wrong"})

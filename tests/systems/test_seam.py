@@ -86,7 +86,9 @@ def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
         assert "Soldat de plomb" in export and "pts" not in export and "points" not in export
 
     # The edit link hands the roster to the generic editor, which adds the toy's unit.
-    editor = toy_client.get(body["edit_url"].removeprefix("http://testserver"))
+    editor = toy_client.get(
+        body["edit_url"].removeprefix("http://testserver"), headers={"Sec-Fetch-Site": "none"}
+    )
     assert editor.status_code == 200 and "Soldat de plomb" in editor.text
     home = toy_client.get("/")
     assert "Jeu jouet" in home.text and "/toy/createur" not in home.text

@@ -210,6 +210,14 @@ def carnet_link(page: str) -> str:
     return html.unescape(field.group(1))
 
 
+def adopt(client: TestClient, link: str) -> Any:
+    """Opens a carnet link as a player does: the page asks, its form's POST opens it."""
+    asked = client.get(link)
+    assert asked.status_code == 200, asked.text
+    assert CARNET_COOKIE not in str(asked.headers.get_list("set-cookie"))
+    return client.post(link.split("?")[0], data={"t": field(asked.text, "t"), "choix": "ouvrir"})
+
+
 def test_carnet_link_opens_every_list_in_another_browser(browser: TestClient, app: Any) -> None:
     first = create(browser, "dcsystem", "feuille_de_bataille_sg")
     second = create(browser, "nolimits")
@@ -221,7 +229,7 @@ def test_carnet_link_opens_every_list_in_another_browser(browser: TestClient, ap
     assert "QR code du lien de ce carnet" in page
     with TestClient(app, follow_redirects=False) as other:
         other.headers["Sec-Fetch-Site"] = "same-origin"
-        opened = other.get(link.removeprefix("http://testserver"))
+        opened = adopt(other, link.removeprefix("http://testserver"))
         assert opened.status_code == 303 and opened.headers["location"] == "/listes"
         listed = other.get("/listes").text
         assert f"roster-{first}" in listed and f"roster-{second}" in listed
@@ -237,9 +245,10 @@ def test_changing_the_key_closes_the_old_link_and_the_old_cookie(
     roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
     old_link = carnet_link(browser.get("/listes").text).removeprefix("http://testserver")
     with TestClient(app, follow_redirects=False) as other:
-        assert other.get(old_link).status_code == 303
+        other.headers["Sec-Fetch-Site"] = "same-origin"
+        assert adopt(other, old_link).status_code == 303
         assert other.get(f"/r/{roster_id}").status_code == 200
-        rotated = browser.post("/listes/carnet/cle")
+        rotated = rotate_key(browser)
         assert rotated.status_code == 303 and rotated.headers["location"] == "/listes#carnet"
         # The owner's browser keeps working, with a new link.
         page = browser.get("/listes").text
@@ -254,8 +263,67 @@ def test_changing_the_key_closes_the_old_link_and_the_old_cookie(
             refused.text
         )
         with TestClient(app, follow_redirects=False) as third:
+            third.headers["Sec-Fetch-Site"] = "same-origin"
             assert third.get(old_link).status_code == 403
-            assert third.get(new_link).status_code == 303
+            assert adopt(third, new_link).status_code == 303
+
+
+def rotate_key(browser: TestClient) -> Any:
+    """« Changer la clé du carnet », then « Changer la clé maintenant »."""
+    asked = browser.get("/listes/carnet/cle")
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "private, no-store"
+    return browser.post(
+        "/listes/carnet/cle", data={"confirm": "oui", "cle": field(asked.text, "cle")}
+    )
+
+
+def test_changing_the_key_asks_first_and_a_double_click_changes_it_once(
+    browser: TestClient, session: Session
+) -> None:
+    """Issue 26, item 2: « Changer la clé du carnet » acted on one click. One click now
+    asks; the confirmation posted twice (a double-click: the second request still carries
+    the old cookie, the first answer and its new cookie may be lost) changes the key once
+    and leaves this browser holding it."""
+    from app.store.models import Carnet
+
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    old_cookie = browser.cookies[CARNET_COOKIE]
+    carnet_id, old_key = old_cookie.split(".")
+    link = carnet_link(browser.get("/listes").text)
+    assert 'action="/listes/carnet/cle"' in browser.get("/listes").text
+
+    for click in (
+        lambda: browser.get("/listes/carnet/cle"),
+        lambda: browser.post("/listes/carnet/cle"),
+    ):
+        asked = click()
+        assert asked.status_code == 200
+        assert "Changer la clé du carnet ?" in text(asked.text)
+        assert "L'ancien lien n'ouvrira plus rien" in text(asked.text)
+        assert browser.cookies[CARNET_COOKIE] == old_cookie
+        assert carnet_link(browser.get("/listes").text) == link  # nothing changed
+    new_key = field(asked.text, "cle")
+    assert new_key != old_key
+
+    first = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": new_key})
+    assert first.status_code == 303
+    browser.cookies.set(CARNET_COOKIE, old_cookie, domain="testserver.local")  # answer lost
+    second = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": new_key})
+    assert second.status_code == 303 and second.headers["location"] == "/listes#carnet"
+    assert browser.cookies[CARNET_COOKIE] == f"{carnet_id}.{new_key}"
+    page = browser.get("/listes").text
+    assert f"roster-{roster_id}" in page
+    assert carnet_link(page).endswith(f"?t={new_key}")
+    session.expire_all()
+    stored_carnet = session.get(Carnet, carnet_id)
+    assert stored_carnet is not None
+    from app.store.rosters import hash_token
+
+    assert stored_carnet.key_hash == hash_token(new_key)
+    # A made-up key is not taken, and a browser without the carnet gets nothing.
+    browser.cookies.set(CARNET_COOKIE, old_cookie, domain="testserver.local")
+    refused = browser.post("/listes/carnet/cle", data={"confirm": "oui", "cle": "A" * 43})
+    assert refused.status_code == 403
 
 
 def test_a_browser_with_its_own_carnet_is_asked_merge_or_switch(
@@ -270,6 +338,11 @@ def test_a_browser_with_its_own_carnet_is_asked_merge_or_switch(
             asked = other.get(link)
             assert asked.status_code == 200
             assert "Ce navigateur a déjà son propre carnet (1 liste)" in text(asked.text)
+            # Its own carnet's link, to come back; the advised button filled, the other not.
+            own = other.cookies[CARNET_COOKIE].replace(".", "?t=")
+            assert f'value="http://testserver/carnet/{own}"' in asked.text
+            assert 'id="merge" class="primary"' in asked.text
+            assert 'id="switch" class="secondary"' in asked.text
             key = field(asked.text, "t")
             done = other.post(link.split("?")[0], data={"t": key, "choix": choice})
             assert done.status_code == 303
@@ -277,6 +350,79 @@ def test_a_browser_with_its_own_carnet_is_asked_merge_or_switch(
             assert f"roster-{mine}" in listed
             assert (f"roster-{theirs}" in listed) is (choice == "fusionner")
             assert (f"roster-{theirs}" in browser.get("/listes").text) is (choice == "fusionner")
+
+
+@pytest.mark.parametrize("held", ["none", "revoked"])
+def test_a_carnet_link_never_opens_the_carnet_on_a_get(
+    browser: TestClient, app: Any, held: str
+) -> None:
+    """Issue 25, item 2 (login CSRF): a page on another site sending a browser to the
+    attacker's carnet link must not give that browser the attacker's carnet. The GET asks;
+    only the page's form (a POST, same origin) opens the carnet."""
+    theirs = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    link = carnet_link(browser.get("/listes").text).removeprefix("http://testserver")
+    with TestClient(app, follow_redirects=False) as victim:
+        if held == "revoked":
+            victim.headers["Sec-Fetch-Site"] = "same-origin"
+            create(victim, "nolimits")
+            own = victim.cookies[CARNET_COOKIE].split(".")[0]
+            victim.cookies.set(CARNET_COOKIE, f"{own}.changed", domain="testserver.local")
+        victim.headers["Sec-Fetch-Site"] = "cross-site"
+        asked = victim.get(link)
+        assert asked.status_code == 200
+        assert asked.headers["cache-control"] == "private, no-store"
+        assert not [c for c in asked.headers.get_list("set-cookie") if CARNET_COOKIE in c]
+        assert "Ouvrir ce carnet dans ce navigateur" in text(asked.text)
+        assert "Ce lien ouvre un carnet de 1 liste." in text(asked.text)
+        victim.headers["Sec-Fetch-Site"] = "same-origin"
+        assert f"roster-{theirs}" not in victim.get("/listes").text
+        # A cross-site POST is refused by the CSRF guard; the page's own opens the carnet.
+        victim.headers["Sec-Fetch-Site"] = "cross-site"
+        key = field(asked.text, "t")
+        forged = victim.post(link.split("?")[0], data={"t": key, "choix": "ouvrir"})
+        assert forged.status_code == 403
+        victim.headers["Sec-Fetch-Site"] = "same-origin"
+        opened = victim.post(link.split("?")[0], data={"t": key, "choix": "ouvrir"})
+        assert opened.status_code == 303 and opened.headers["location"] == "/listes"
+        assert f"roster-{theirs}" in victim.get("/listes").text
+
+
+def test_an_edit_link_from_another_site_asks_before_joining(browser: TestClient, app: Any) -> None:
+    """Issue 25, item 2: an edit link followed from another site does not put the list in
+    the visitor's carnet; the page asks, its POST joins. Typed or pasted (`none`), it
+    joins at once."""
+    mine = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    with TestClient(app, follow_redirects=False) as attacker:
+        made = attacker.post("/api/v1/rosters", json={"system": "nolimits", "name": "Piège"})
+        assert made.status_code == 201, made.text
+        edit = made.json()["edit_url"].removeprefix("http://testserver")
+        theirs = made.json()["id"]
+    browser.headers["Sec-Fetch-Site"] = "cross-site"
+    asked = browser.get(edit)
+    browser.headers["Sec-Fetch-Site"] = "same-origin"
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "private, no-store"
+    assert "Ajouter « Piège » à ce navigateur ?" in text(asked.text)
+    assert not asked.headers.get_list("set-cookie") or CARNET_COOKIE not in str(
+        asked.headers.get_list("set-cookie")
+    )
+    listed = browser.get("/listes").text
+    assert f"roster-{mine}" in listed and f"roster-{theirs}" not in listed
+    assert browser.get(f"/r/{theirs}").status_code == 403
+    # A fresh browser following it from another site gets no carnet either.
+    with TestClient(app, follow_redirects=False) as fresh:
+        fresh.headers["Sec-Fetch-Site"] = "cross-site"
+        assert fresh.get(edit).status_code == 200
+        assert CARNET_COOKIE not in fresh.cookies
+    joined = browser.post(f"/r/{theirs}/modifier", data={"t": field(asked.text, "t")})
+    assert joined.status_code == 303 and joined.headers["location"] == f"/r/{theirs}"
+    assert f"roster-{theirs}" in browser.get("/listes").text
+    assert browser.post(f"/r/{theirs}/modifier", data={"t": "wrong"}).status_code == 403
+    # Pasted in the address bar: it joins at once.
+    with TestClient(app, follow_redirects=False) as pasted:
+        pasted.headers["Sec-Fetch-Site"] = "none"
+        opened = pasted.get(edit)
+        assert opened.status_code == 303 and opened.headers["location"] == f"/r/{theirs}"
+        assert pasted.get(f"/r/{theirs}").status_code == 200
 
 
 def test_old_per_roster_cookies_join_the_carnet_and_are_removed(
@@ -432,7 +578,10 @@ def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
         old.cookies.set(CARNET_COOKIE, browser.cookies[CARNET_COOKIE])
         page = old.get("/listes").text
         forms = re.findall(r'<form method="post".*?</form>', page, re.S)
-        assert len(forms) == 4 and all('name="csrf"' in form for form in forms)
+        # Rename, duplicate, delete (the key change asks on a page of its own: a GET form).
+        assert len(forms) == 3 and all('name="csrf"' in form for form in forms)
+        rotation = old.get("/listes/carnet/cle").text
+        assert 'name="csrf"' in re.findall(r'<form method="post".*?</form>', rotation, re.S)[0]
         token = re.search(r'name="csrf" value="([^"]+)"', page)
         assert token is not None
         refused = old.post(f"/listes/{roster_id}/renommer", data={"name": "Sans jeton"})
@@ -445,3 +594,47 @@ def test_library_forms_carry_the_csrf_token_for_browsers_that_send_no_origin(
     assert roster is not None and roster.name == "Avec jeton"
     new_form = browser.get("/listes/nouvelle", params={"system": "dcsystem"}).text
     assert 'name="csrf"' in new_form
+
+
+def test_a_revoked_carnet_cookie_is_dropped_with_the_pages_kept(browser: TestClient) -> None:
+    """Issue 25, item 4: on a cookie whose key was changed, `Clear-Site-Data` tells the
+    browser and its service worker to forget the pages they kept."""
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    carnet_id = browser.cookies[CARNET_COOKIE].split(".")[0]
+    for path in ("/listes", f"/r/{roster_id}", f"/r/{roster_id}/partie"):
+        browser.cookies.set(CARNET_COOKIE, f"{carnet_id}.changed", domain="testserver.local")
+        answer = browser.get(path)
+        assert answer.headers.get("clear-site-data") == '"cache"', path
+        # « Mes listes » says why and removes it (the next visit starts afresh).
+        dropped = 'caserne_carnet=""' in str(answer.headers.get_list("set-cookie"))
+        assert dropped is (path == "/listes"), path
+    assert "clear-site-data" not in browser.get("/").headers
+
+
+def test_forgetting_the_carnet_on_this_device(browser: TestClient) -> None:
+    roster_id = create(browser, "dcsystem", "feuille_de_bataille_sg")
+    link = carnet_link(browser.get("/listes").text)
+    assert 'href="/listes/carnet/oublier"' in browser.get("/listes").text
+    asked = browser.get("/listes/carnet/oublier")
+    assert asked.status_code == 200 and asked.headers["cache-control"] == "private, no-store"
+    assert f'value="{html.escape(link)}"' in asked.text
+    assert browser.post("/listes/carnet/oublier").status_code == 200  # asks again
+    assert f"roster-{roster_id}" in browser.get("/listes").text
+    done = browser.post("/listes/carnet/oublier", data={"confirm": "oui"})
+    assert done.status_code == 200 and "Carnet oublié sur cet appareil" in text(done.text)
+    assert done.headers["clear-site-data"] == '"cache", "cookies", "storage"'
+    assert CARNET_COOKIE not in browser.cookies
+    assert "Aucune liste dans ce navigateur" in browser.get("/listes").text
+
+
+def test_the_service_worker_never_keeps_a_secret_url_or_a_private_page() -> None:
+    from pathlib import Path
+
+    from app.security.tokens import SECRET_PARAMETERS
+
+    worker = (Path(__file__).parents[2] / "static" / "sw.js").read_text()
+    listed = re.search(r"const SECRETS = \[([^\]]*)\]", worker)
+    assert listed is not None
+    names = set(re.findall(r'"([^"]+)"', listed.group(1)))
+    assert SECRET_PARAMETERS | {"code"} <= names
+    assert 'control.includes("no-store")' in worker
