@@ -81,6 +81,9 @@ ROUTES: tuple[Route, ...] = (
     Route("create", "POST", "/a/{code}/dupliquer"),
     Route("create", "POST", "/livres/exemples/{system}/dupliquer"),
     Route("create", "POST", "/campagnes/nouvelle"),
+    Route(
+        "create", "POST", "/r/{roster_id}/modifier"
+    ),  # an edit link's « Ouvrir » (may make a carnet)
     # New shares (snapshots): of a list, of a book (« Publier »; adding a book's unit to a
     # list publishes the book's current state).
     Route("share", "POST", "/api/v1/rosters/{roster_id}/shares"),
@@ -116,6 +119,7 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/r/{roster_id}/campagne/verdict"),
     Route("write", "POST", "/api/v1/campaigns/{campaign_id}/voids"),
     Route("write", "POST", "/c/{campaign_id}/annuler"),
+    Route("write", "POST", "/listes/carnet/oublier"),  # forgets the carnet on this device
     # A new secret: a carnet's key, a campaign's join link.
     Route("key", "POST", "/api/v1/carnets/{carnet_id}/key"),
     Route("key", "POST", "/listes/carnet/cle"),
