@@ -13,6 +13,7 @@ from starlette.datastructures import FormData
 
 from app.store.models import Roster
 from app.systems.base import AnySystem, RosterSummary, SummaryLine
+from app.systems.inputs import is_digits
 from app.web.forms import int_or_raw, json_object
 
 
@@ -92,10 +93,10 @@ def document_from_form(
     action = str(form.get("action") or "")
     position = action.removeprefix("remove:")
     removed = None
-    if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
+    if action.startswith("remove:") and is_digits(position) and int(position[:6]) < len(entries):
         removed = Removed(int(position), entries.pop(int(position)))
     undo_at = str(form.get("undo-index") or "")
-    if action == "undo" and undo_at.isdigit() and form.get("undo-entry") is not None:
+    if action == "undo" and is_digits(undo_at) and form.get("undo-entry") is not None:
         # "Annuler" after "Retirer": the entry goes back where it stood.
         entries.insert(min(int(undo_at[:6]), len(entries)), parsed_entry(str(form["undo-entry"])))
     if action == "add" and (new := forms.new_entry(form)) is not None:
