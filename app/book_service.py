@@ -37,6 +37,7 @@ from app.systems.books import (
     validate_book,
 )
 from app.systems.changes import changes
+from app.systems.inputs import is_digits
 
 __all__ = [
     "BOOK_MAX_BYTES",
@@ -489,7 +490,7 @@ class BookService:
         count = 0
         for path, item in list(previous.items())[:BOOK_MAX_UNITS]:
             index = path.removeprefix(prefix).removesuffix("]")
-            if not path.startswith(prefix) or not index.isdigit() or not isinstance(item, dict):
+            if not path.startswith(prefix) or not is_digits(index) or not isinstance(item, dict):
                 continue
             if int(index[:6]) < len(items):
                 items[int(index[:6])] = item

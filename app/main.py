@@ -53,6 +53,7 @@ async def _stop_heavy_pool(app: FastAPI) -> AsyncIterator[None]:
             # Unstarted until its first job: an app served again (a test client entered
             # twice) still has its pool.
             app.state.heavy_pool = heavy.pool(app.state.settings.heavy_processes)
+            app.state.heavy_queue = heavy.queue_of(app.state.settings)
 
 
 def settle_heap() -> None:
@@ -92,6 +93,7 @@ def create_app(
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)
+    app.state.heavy_queue = heavy.queue_of(settings)
     problems.install(app, html_error)
     refusals.install(app, html_error)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).

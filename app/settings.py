@@ -28,6 +28,13 @@ class Settings(BaseSettings):
     # default: with 0, /healthz p99 was 103 ms while 8 clients sent heavy validations, with
     # 1 it was 10 ms (bench/abuse_bench.py, stall). Spawned at the first heavy body only.
     heavy_processes: int = Field(default=1, ge=0, le=64)
+    # Heavy bodies that may wait for a worker (beyond those computing), and how many of them
+    # one client address may have waiting; past either, a 503 with Retry-After. Waiting
+    # bodies take their turn client by client (app/api/v1/heavy.py, HeavyQueue): 40 heavy
+    # validations at once from one client made another's wait 39 s (bench/abuse_bench.py,
+    # flood; issue 25: 300 made it 71.8 s and the process grow 119 -> 385 MB).
+    heavy_queue: int = Field(default=16, ge=0, le=10_000)
+    heavy_queue_per_client: int = Field(default=4, ge=1, le=10_000)
     # The engines remember each entry's result and summary lines (app/systems/memo.py): a
     # save changes one entry, the others are answered from memory. Off: every entry is
     # computed at every call (the answers are the same: tests/systems/test_engine_memo.py).

@@ -30,6 +30,11 @@ FRENCH = {
     "dict_type": "objet attendu",
     "model_type": "objet attendu",
     "extra_forbidden": "champ inconnu",
+    # Free JSON's refusals (app/systems/inputs.py, free_json_refusal).
+    "json_too_deep": "imbrication trop profonde",
+    "finite_number": "nombre fini attendu",
+    "int_too_large": "nombre trop grand",
+    "invalid_text": "caractère invalide",
 }
 
 

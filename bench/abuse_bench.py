@@ -15,7 +15,12 @@ Three measures, on a temporary SQLite database and one worker, as http_bench.py 
    may hold, weapons with house rules; under MAX_BODY_BYTES, 1,000,000) to its validate
    route in a loop: the offloaded path at its largest (issue 19). Also the serving
    process's CPU per validation (its own threads, from /proc) and the worker processes'.
-4. `memory`: the worker's resident memory after `--ports` requests of an emoji-heavy share
+4. `flood` (issue 25, item 7): one client (127.0.0.1) posts `--flood` copies of that list at
+   once; a second later another client (from 127.0.0.2) posts one: its wait and status,
+   the flood's statuses, the serving process's resident memory before and at its peak.
+5. `kill` (issue 25, item 7): a heavy validation, then the pool's worker killed as the OOM
+   killer would (SIGKILL), then three more heavy validations: their statuses and times.
+6. `memory`: the worker's resident memory after `--ports` requests of an emoji-heavy share
    page, each with another `Host` port (`localhost:<port>`), then after one view of each of
    `--shares` emoji-heavy share pages from the allowed host. The page memory's bound is
    32 MB (README, Security).
@@ -28,9 +33,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -217,6 +224,89 @@ def largest(base: str, pid: int, duration: int, workdir: Path, clients: int,
     }  # fmt: skip
 
 
+def timed_post(base: str, path: str, body: str, local: str = "127.0.0.1") -> tuple[int, float]:
+    """One POST from the address `local`: its status and seconds."""
+    transport = httpx.HTTPTransport(local_address=local)
+    with httpx.Client(base_url=base, timeout=600, transport=transport) as client:
+        started = time.monotonic()
+        answer = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        return answer.status_code, round(time.monotonic() - started, 2)
+
+
+def flood(base: str, pid: int, count: int) -> dict[str, Any]:
+    """`count` heavy validations at once from one client, and one from another."""
+    body = largest_roster().decode()
+    path = "/api/v1/systems/nolimits/validate"
+    timed_post(base, path, body)  # the worker spawned, warm
+    start_mb = rss_mb(pid)
+    peak = [start_mb]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.05):
+            peak[0] = max(peak[0], rss_mb(pid))
+
+    results: list[tuple[int, float]] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(timed_post(base, path, body)))
+        for _ in range(count)
+    ]
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    for thread in threads:
+        thread.start()
+    time.sleep(1)
+    other = timed_post(base, path, body, local="127.0.0.2")
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    statuses: dict[int, int] = {}
+    for status, _seconds in results:
+        statuses[status] = statuses.get(status, 0) + 1
+    return {
+        "flood": count,
+        "flood_statuses": statuses,
+        "flood_last_s": max(seconds for _status, seconds in results),
+        "other_client": {"status": other[0], "seconds": other[1]},
+        "rss_start_mb": round(start_mb, 1),
+        "rss_peak_mb": round(peak[0], 1),
+    }
+
+
+def workers(pid: int) -> list[int]:
+    """The heavy pool's worker processes (not multiprocessing's resource tracker)."""
+    children = [
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    ]
+    return [
+        child
+        for child in children
+        if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
+
+
+def kill(base: str, pid: int) -> dict[str, Any]:
+    """The heavy worker killed (SIGKILL, as the OOM killer does): what comes next."""
+    body = largest_roster().decode()
+    path = "/api/v1/systems/nolimits/validate"
+    first = timed_post(base, path, body)
+    killed = workers(pid)
+    for worker in killed:
+        os.kill(worker, signal.SIGKILL)
+    time.sleep(0.5)
+    after = [timed_post(base, path, body) for _ in range(3)]
+    healthz = httpx.get(f"{base}/healthz").status_code
+    return {
+        "before": {"status": first[0], "seconds": first[1]},
+        "killed_workers": len(killed),
+        "after": [{"status": status, "seconds": seconds} for status, seconds in after],
+        "healthz": healthz,
+    }
+
+
 def memory(base: str, pid: int, ports: int, shares: int) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     with httpx.Client(base_url=base, timeout=60) as client:
@@ -246,9 +336,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--clients", type=int, default=8, help="heavy's validating clients")
     parser.add_argument("--gzip", action="store_true", help="heavy's clients accept gzip")
-    parser.add_argument("--skip", choices=["hostile", "stall", "heavy", "memory"], action="append")
+    parser.add_argument("--flood", type=int, default=40, help="flood's validations at once")
+    scenarios = ["hostile", "stall", "heavy", "flood", "kill", "memory"]
+    parser.add_argument("--skip", choices=scenarios, action="append")
+    parser.add_argument("--only", choices=scenarios, action="append")
     args = parser.parse_args(argv)
-    skip = set(args.skip or [])
+    skip = set(args.skip or []) | (set(scenarios) - set(args.only or scenarios))
     # The bench seeds hundreds of rosters and shares: no limits on this server.
     for kind in ("CREATE", "SHARE", "WRITE", "FAILED_AUTH", "FAILED_AUTH_ROSTER"):
         os.environ[f"RATE_LIMIT_{kind}"] = ""
@@ -274,6 +367,12 @@ def main(argv: list[str] | None = None) -> int:
                     server.base, server.pid, args.duration, workdir, args.clients, args.gzip
                 )
                 print("heavy:", json.dumps(report["heavy"]))
+            if "flood" not in skip:
+                report["flood"] = flood(server.base, server.pid, args.flood)
+                print("flood:", json.dumps(report["flood"]))
+            if "kill" not in skip:
+                report["kill"] = kill(server.base, server.pid)
+                print("kill:", json.dumps(report["kill"]))
             if "memory" not in skip:
                 report["memory"] = memory(server.base, server.pid, args.ports, args.shares)
                 print("memory:", json.dumps(report["memory"]))

@@ -2,11 +2,11 @@
 number and string is bounded where it enters."""
 
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.systems.inputs import INPUT, NO_NUL, integer
+from app.systems.inputs import INPUT, NO_NUL, FreeObject, integer
 
 MAX_FIGHTERS = 200  # a roster holds at most 200 entries
 MAX_CHANGES = 20
@@ -60,12 +60,12 @@ class BattleIn(BaseModel):
     opponent: str = Field("", max_length=100, pattern=NO_NUL)
     scenario: str = Field("", max_length=100, pattern=NO_NUL)
     result: ResultName
-    score: dict[str, Any] | None = Field(
+    score: FreeObject | None = Field(
         None, description="The system's score body (POST /systems/{system}/score)."
     )
     notes: str = Field("", max_length=2000, pattern=NO_NUL)
     fighters: list[FighterIn] = Field(default_factory=list, max_length=MAX_FIGHTERS)
-    recruits: list[dict[str, Any]] = Field(
+    recruits: list[FreeObject] = Field(
         default_factory=list, max_length=MAX_RECRUITS, description="Roster entries to add."
     )
     corrects: integer(1, 1_000_000) | None = Field(  # type: ignore[valid-type]

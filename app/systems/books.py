@@ -7,12 +7,12 @@ It is validated by that system's own unit model: a definition the model refuses 
 reported as the unit's issues (`invalid_definition`), never dropped.
 """
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from app.systems.base import INPUT, NO_NUL, AnySystem, Issue, error, is_valid, prefixed
-from app.systems.inputs import BOOK_UNIT_ID, BookSource
+from app.systems.inputs import BOOK_UNIT_ID, BookSource, FreeObject
 from app.validation_text import french_message
 
 __all__ = [
@@ -41,7 +41,7 @@ class BookUnit(BaseModel):
     id: str = Field(pattern=BOOK_UNIT_ID, description="ASCII snake_case, unique in the book.")
     name: str = Field(min_length=1, max_length=80, pattern=NO_NUL)
     text: Text = ""
-    definition: dict[str, Any] = Field(
+    definition: FreeObject = Field(
         description="What the system's cost endpoint takes as a unit (Infinity: the trooper)."
     )
 

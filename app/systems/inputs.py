@@ -1,5 +1,6 @@
 """Building blocks of the models players send: strict integers, catalogue ids, entries."""
 
+import math
 from collections.abc import Sequence
 from typing import Annotated, Any, Self
 
@@ -19,6 +20,79 @@ NO_NUL = r"^[^\x00]*$"
 
 # What every model of player input says: unknown fields and loose types are refused.
 INPUT = ConfigDict(extra="forbid", strict=True)
+
+
+# Free JSON (what no model types: a book unit's definition, a battle's recruits and score, a
+# page's hidden JSON fields) is bounded where it enters, before anything copies, dumps,
+# stores or renders it: each of those recurses, and a value nested a few hundred deep made
+# them fail (issue 25, item 6). Every model a free value must later fit nests at most 9
+# deep (a No Limits roster; a unit 5, a score 3), so 16 leaves room and refuses only what
+# was crafted. Numbers are what a roster's own would be: finite, integers within 2**53 (a
+# JavaScript number; json.loads reads 1e309 as an infinity, and JSON stores NaN as null).
+JSON_MAX_DEPTH = 16
+JSON_MAX_INT = 2**53
+
+
+def free_json_refusal(value: Any, max_depth: int = JSON_MAX_DEPTH) -> tuple[str, str] | None:
+    """Why `value` (as json.loads reads it) may not enter: (code, English message naming
+    where in it), or None. Refused: containers nested deeper than `max_depth` (`value`
+    itself is level 1), a NaN or an infinity, an integer beyond 2**53, a key or a string
+    with a lone surrogate (it cannot be stored as UTF-8). Iterative, linear in the value."""
+    stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(value, 1, ())]
+    while stack:
+        item, depth, where = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > max_depth:
+                return "json_too_deep", f"nested deeper than {max_depth} levels{_at(where)}"
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not _encodable(key):
+                        return "invalid_text", f"a key with an unpaired surrogate{_at(where)}"
+                    stack.append((child, depth + 1, (*where, key)))
+            else:
+                stack.extend((child, depth + 1, (*where, i)) for i, child in enumerate(item))
+        elif isinstance(item, float) and not math.isfinite(item):
+            return "finite_number", f"Input should be a finite number{_at(where)}"
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > JSON_MAX_INT:
+            return "int_too_large", f"an integer beyond 2**53{_at(where)}"
+        elif isinstance(item, str) and not _encodable(item):
+            return "invalid_text", f"a text with an unpaired surrogate{_at(where)}"
+    return None
+
+
+def _at(where: Sequence[str | int]) -> str:
+    text = ""
+    for part in where:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return f" (at {text})" if text else ""
+
+
+def _encodable(text: str) -> bool:
+    """No lone surrogate (U+D800 alone): it could not be stored as UTF-8."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _bounded(value: Any) -> Any:
+    refusal = free_json_refusal(value)
+    if refusal is not None:
+        raise PydanticCustomError(refusal[0], "{reason}", {"reason": refusal[1]})
+    return value
+
+
+# A JSON object no model types, bounded as free_json_refusal says (a 422 naming the field).
+FreeObject = Annotated[dict[str, Any], AfterValidator(_bounded)]
+
+
+def is_digits(text: str) -> bool:
+    """Whether `text` is a whole number as a form writes one: ASCII digits only, at least
+    one. `str.isdigit()` is also true of « ² », « ⁵ » and « ① », which int() refuses
+    (a 500 on a count save, issue 25), and `isdecimal()` of other scripts' digits, which no
+    field of ours writes."""
+    return text.isascii() and text.isdecimal()
 
 
 def _integral(value: Any) -> Any:

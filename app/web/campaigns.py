@@ -24,6 +24,7 @@ from app.roster_service import RosterError, StaleVersion, check
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Roster, Share, as_utc
+from app.systems.inputs import is_digits
 from app.urls import public_base
 from app.web.deps import (
     EditableRoster,
@@ -73,7 +74,7 @@ FIGHTER_CONTROLS = frozenset({"xp", "rep", "state", "stat", "by", "cause"})
 def battle_control(body: dict[str, Any], path: Sequence[Any]) -> tuple[str, int | None]:
     """The form control a request path names, and the entry of the fighter it concerns."""
     parts = [str(p) for p in path]
-    if len(parts) >= 2 and parts[0] == "fighters" and parts[1].isdigit():
+    if len(parts) >= 2 and parts[0] == "fighters" and is_digits(parts[1]):
         fighters = body.get("fighters") or []
         at = int(parts[1])
         entry = fighters[at].get("entry") if at < len(fighters) else None

@@ -13,6 +13,7 @@ from starlette.datastructures import FormData
 
 from app.store.models import Roster
 from app.systems.base import AnySystem, RosterSummary, SummaryLine
+from app.systems.inputs import is_digits
 from app.web.forms import int_or_raw, json_object
 
 
@@ -115,7 +116,7 @@ def undo_stack(form: FormData) -> list[tuple[str, str]]:
     entries = [str(v) for v in form.getlist("undo-entry")][-UNDO_DEPTH:]
     if len(indexes) != len(entries):
         return []
-    return [(i[:6], e) for i, e in zip(indexes, entries, strict=True) if i.isdigit()]
+    return [(i[:6], e) for i, e in zip(indexes, entries, strict=True) if is_digits(i)]
 
 
 def document_from_form(
@@ -142,7 +143,7 @@ def document_from_form(
     action = str(form.get("action") or "")
     position = action.removeprefix("remove:")
     removed = None
-    if action.startswith("remove:") and position.isdigit() and int(position[:6]) < len(entries):
+    if action.startswith("remove:") and is_digits(position) and int(position[:6]) < len(entries):
         removed = Removed(int(position), entries.pop(int(position)))
     if action == "undo" and (stack := undo_stack(form)):
         # "Annuler" after "Retirer": the latest entry removed goes back where it stood.

@@ -1,7 +1,6 @@
 """Small helpers shared by the HTML form handlers."""
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -12,6 +11,7 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.store.models import Roster
+from app.systems.inputs import JSON_MAX_DEPTH, free_json_refusal, is_digits
 from app.validation_text import french_message
 from app.web.deps import FormDep, my_lists
 
@@ -22,74 +22,37 @@ def form_text(form: FormData, key: str, limit: int = 80) -> str:
 
 
 def int_or_raw(value: Any) -> Any:
-    """An integer when the field holds one, else the raw text (pydantic then says what is wrong)."""
+    """An integer when the field holds one as a number field writes it (ASCII digits, a
+    minus sign: is_digits), else the raw text (pydantic then says what is wrong)."""
     if value is None:
         return None
     text = str(value).strip()
     if text == "":
         return None
+    if not is_digits(text.removeprefix("-")):
+        return text
     try:
         return int(text)
-    except ValueError:
+    except ValueError:  # more digits than int() reads (4,300)
         return text
 
 
-# What a JSON value sent back by a page (a row's ref, the list's own troopers) may hold: the
-# pages write them, so deeper nesting, a huge integer or a NaN can only be crafted. Bounded
-# here, where they enter, nothing later (a deepcopy, a template, a validator) recurses or
-# counts without bound.
-JSON_MAX_DEPTH = 16
-JSON_MAX_INT = 2**53
-
-
-class _Refused(ValueError):
-    """A JSON constant (NaN, Infinity) the pages never write."""
-
-
-def _refuse_constant(name: str) -> Any:
-    raise _Refused(name)
+# What a JSON value sent back by a page (a row's ref, the list's own troopers, the units
+# « Annuler » restores) may hold: the pages write them, so deeper nesting, a huge integer or
+# a NaN can only be crafted. Bounded here, where they enter, as the API bounds its free JSON
+# (free_json_refusal): nothing later (a deepcopy, a template, a validator) recurses or counts
+# without bound.
 
 
 def bounded_json(text: str, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
-    """The JSON value of `text`, or None when it is not JSON, nests deeper than `max_depth`,
-    or holds an integer over 2**53, a NaN or an infinity, or a lone surrogate. Total: any
-    string in, a value or None out, in time linear in the text."""
+    """The JSON value of `text`, or None when it is not JSON or free_json_refusal refuses
+    it (nested deeper than `max_depth`, an integer over 2**53, a NaN or an infinity, a lone
+    surrogate). Total: any string in, a value or None out, in time linear in the text."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nesting past the parser's limit
         return None
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > max_depth:
-                return None
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-            if isinstance(item, dict) and not all(_encodable(key) for key in item):
-                return None
-        elif not _scalar_ok(item):
-            return None
-    return value
-
-
-def _scalar_ok(item: Any) -> bool:
-    if isinstance(item, bool):
-        return True
-    if isinstance(item, int):
-        return abs(item) <= JSON_MAX_INT
-    if isinstance(item, float):
-        return math.isfinite(item)
-    return not isinstance(item, str) or _encodable(item)
-
-
-def _encodable(text: str) -> bool:
-    """No lone surrogate (U+D800 alone): it could not be stored as UTF-8."""
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
+    return None if free_json_refusal(value, max_depth) is not None else value
 
 
 def json_object(text: str) -> dict[str, Any] | None:
@@ -125,7 +88,7 @@ def field_errors(
     for err in exc.errors():
         loc = [str(part) for part in err["loc"]]
         section = ".".join(loc[:2]) if loc and loc[0] == "entries" else (loc[0] if loc else "")
-        field = next((part for part in reversed(loc) if not part.isdigit()), "")
+        field = next((part for part in reversed(loc) if not is_digits(part)), "")
         limits = (bounds or {}).get(field)
         text = french_message(err["type"], err["msg"], err.get("ctx") or {}, limits)
         label = names.get(field, field)

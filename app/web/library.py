@@ -21,6 +21,7 @@ from app.store import campaigns as campaign_store
 from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
+from app.systems.inputs import is_digits
 from app.store.rosters import new_token
 from app.systems.base import AnySystem, Budget, Total
 from app.urls import public_base
@@ -186,7 +187,7 @@ def library_view(request: Request, systems: Mapping[str, AnySystem]) -> LibraryV
         search=" ".join(params.get("q", "").split())[:100],
         system=system if system in systems else "",
         sort=sort if sort in SORT_NAMES else "recent",
-        page=min(int(page[:6]), 100_000) if page[:6].isdigit() and int(page[:6]) > 0 else 1,
+        page=min(int(page[:6]), 100_000) if is_digits(page[:6]) and int(page[:6]) > 0 else 1,
     )
 
 

@@ -26,6 +26,7 @@ from app.systems.dcsystem.odds import (
     successes,
     wounds,
 )
+from app.systems.inputs import is_digits
 from app.systems.necrowarzone.shooting import read_roll
 from app.systems.sheet import Sheet, SheetData, SheetEntry, build_sheet
 from app.web.deps import EditableRoster
@@ -79,7 +80,7 @@ def necro_to_hit_table(sheet: Sheet, scores: dict[int, int]) -> list[dict[str, A
     for entry in sheet.entries:
         if entry.table and "CT" in entry.table.columns:
             value = entry.table.values[entry.table.columns.index("CT")]
-            if value.isdigit() and int(value) in scores:
+            if is_digits(value) and int(value) in scores:
                 cts.add(int(value))
     rows = []
     for ct in sorted(cts):
@@ -114,7 +115,7 @@ STATES: dict[str, list[tuple[str, bool]]] = {
 def _stat(entry: SheetEntry, column: str) -> int | None:
     if entry.table and column in entry.table.columns:
         value = entry.table.values[entry.table.columns.index(column)]
-        return int(value) if value.isdigit() else None
+        return int(value) if is_digits(value) else None
     return None
 
 
@@ -180,7 +181,7 @@ def game_key(roster_id: str | None, sheet: Sheet, code: str = "") -> str:
 def rout_threshold(sheet: Sheet) -> int | None:
     """Necromunda–Warzone's losses for a rout test (L84), as the summary's totals say."""
     for total in sheet.totals:
-        if total.label.startswith("pertes pour un test de déroute") and total.value.isdigit():
+        if total.label.startswith("pertes pour un test de déroute") and is_digits(total.value):
             return int(total.value)
     return None
 
@@ -294,7 +295,7 @@ def router() -> APIRouter:
         counts: dict[str, int] = {}
         for field in ("rouges", "bleus", "blancs"):
             value = form[field].strip()
-            if not value.isdigit() or int(value) > MAX_EACH:
+            if not is_digits(value) or int(value) > MAX_EACH:
                 errors[field] = f"« {value} » : un nombre de dés de 0 à {MAX_EACH}."
             else:
                 counts[field] = int(value)

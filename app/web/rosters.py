@@ -33,6 +33,7 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
+from app.systems.inputs import is_digits
 from app.systems.summary import SummaryLine
 from app.web.deps import (
     ChosenRoster,
@@ -53,7 +54,14 @@ from app.web.editor_form import (
     lines_per_entry,
     undo_stack,
 )
-from app.web.forms import count_bounds, field_errors, int_or_raw, repaired, with_form
+from app.web.forms import (
+    bounded_json,
+    count_bounds,
+    field_errors,
+    int_or_raw,
+    repaired,
+    with_form,
+)
 from app.web.render import html_error, is_htmx, render
 
 
@@ -274,7 +282,7 @@ def with_counts(
         if match is None:
             continue
         index, text = int(match.group(1)), str(value)
-        if not (index < len(entries) and text.isdigit() and len(text) <= 6):
+        if not (index < len(entries) and is_digits(text) and len(text) <= 6):
             return None
         count = int(text)
         if not bounds[0] <= count <= bounds[1] or not isinstance(entries[index], dict):
@@ -454,7 +462,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         system = systems[roster.system]
         version = str(form.get("version", ""))
         path = str(form.get("path", ""))[:40]
-        if not version.isdigit():
+        if not is_digits(version):
             return html_error(request, 422, "Version de la liste manquante.")
         books = BookService(roster_session(roster), systems)
         current = rosters.document(roster)
@@ -505,11 +513,8 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
 
         system = systems[roster.system]
         version = str(form.get("version", ""))
-        try:
-            previous = json.loads(str(form.get("undo-books") or ""))
-        except ValueError:
-            previous = None
-        if not version.isdigit() or not isinstance(previous, dict):
+        previous = bounded_json(str(form.get("undo-books") or ""))
+        if not is_digits(version) or not isinstance(previous, dict):
             return html_error(request, 422, "Rien à annuler.")
         books = BookService(roster_session(roster), systems)
         restored, count = books.restored(system, rosters.document(roster), previous)
@@ -709,7 +714,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         version = str(form.get("version", ""))
         stored = roster.document
         document = with_counts(stored, form, bounds)
-        if document is None or not version.isdigit() or int(version[:9]) != roster.version:
+        if document is None or not is_digits(version) or int(version[:9]) != roster.version:
             return Response(status_code=200, headers=WHOLE_FORM)
         try:
             parsed = system.roster_model.model_validate(document)

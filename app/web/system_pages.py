@@ -24,6 +24,7 @@ from starlette.datastructures import FormData
 from app.db import SessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
+from app.systems.inputs import is_digits
 from app.web.deps import ChosenRoster, FormDep, editable_or_none
 from app.web.editor_form import entry_label
 from app.web.forms import error_text, field_errors, roster_choices
@@ -184,7 +185,7 @@ class SystemPages(Generic[SystemT]):
     ) -> EditedEntry | None:
         """The row `?liste=&entree=` names, when this browser may edit that list."""
         roster = editable_or_none(request, session, str(roster_id or "")[:64])
-        if roster is None or roster.system != self.system_id or not str(index).isdigit():
+        if roster is None or roster.system != self.system_id or not is_digits(str(index)):
             return None
         entries = roster.document.get("entries", [])
         position = int(str(index)[:6])

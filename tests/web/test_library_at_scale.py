@@ -93,6 +93,9 @@ def test_300_lists_are_paged_searched_filtered_sorted_under_60_kb(
     assert names(oldest)[1:3] == ["Liste 001", "Liste 002"]
     assert names(browser.get("/listes", params={"systeme": "x", "tri": "y"}).text) == shown
     assert browser.get("/listes", params={"page": "9" * 60}).status_code == 200
+    # Digits a form would not write (issue 25 item 6: isdigit() is true of « ² », int() refuses it).
+    for crafted in ("²", "⁵", "①", "1²"):
+        assert browser.get("/listes", params={"page": crafted}).status_code == 200, crafted
     # The pager keeps the search.
     assert 'href="/listes?systeme=nolimits&amp;tri=nom&amp;page=2"' in nolimits
 

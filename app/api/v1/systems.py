@@ -24,6 +24,11 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     415: {"model": Problem, "description": "The body is not sent as application/json."},
     422: {"model": Problem, "description": "Invalid input (problem+json, naming the field)."},
+    503: {
+        "model": Problem,
+        "description": "A body over 64 kB while too many wait to be computed: retry after "
+        "the Retry-After header's seconds.",
+    },
 }
 
 
@@ -135,14 +140,14 @@ async def calculate(
     require_json(request)
     body = await request.body()
     if len(body) >= OFFLOAD_BYTES:
-        executor = getattr(request.app.state, "heavy_pool", None)
-        if executor is not None and process_job is not None:
-            gzip = accepts_gzip(request.headers)
-            return await heavy.answered(executor, *process_job, body, gzip)
-        answer = await anyio.to_thread.run_sync(
-            _computed, body, model, compute, limiter=HEAVY_AT_ONCE
-        )
-        return Response(answer, media_type="application/json")
+        # Bounded and taken in turn, client by client (heavy.HeavyQueue): past its bound,
+        # a 503 with Retry-After.
+        client = request.client.host if request.client else "unknown"
+        try:
+            async with request.app.state.heavy_queue.slot(client):
+                return await _heavy(request, body, model, compute, process_job)
+        except heavy.QueueFull as full:
+            raise heavy.busy(full.retry_after) from None
     key = hashlib.sha256(body).digest()
     known = answers.get(key) if answers is not None else None
     if known is None:
@@ -150,6 +155,22 @@ async def calculate(
         if answers is not None:
             answers.put(key, known)
     return Response(known, media_type="application/json")
+
+
+async def _heavy(
+    request: Request,
+    body: bytes,
+    model: type[ModelT],
+    compute: Callable[[ModelT], BaseModel],
+    process_job: tuple[str, str] | None,
+) -> Response:
+    """A heavy body in the app's worker processes, or in a thread when it has none or they
+    do not know the calculation."""
+    state = request.app.state
+    if getattr(state, "heavy_pool", None) is not None and process_job is not None:
+        return await heavy.answered(state, *process_job, body, accepts_gzip(request.headers))
+    answer = await anyio.to_thread.run_sync(_computed, body, model, compute, limiter=HEAVY_AT_ONCE)
+    return Response(answer, media_type="application/json")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from app.systems.bastos.catalogue import Catalogue
 from app.systems.bastos.engine import TARGET_CASES
 from app.systems.bastos.odds import BastosOddsAnswer, odds
 from app.systems.bastos.queries import OddsQuery
+from app.systems.inputs import is_digits
 
 QUERY: TypeAdapter[Any] = TypeAdapter(OddsQuery)
 
@@ -60,7 +61,7 @@ def figure_value(rep: int, leader: bool, star: bool, weapon: str | None) -> str:
 
 def parse_figure(value: str) -> dict[str, Any] | None:
     parts = value.split("|")
-    if len(parts) != 4 or not parts[0].lstrip("-").isdigit():
+    if len(parts) != 4 or not is_digits(parts[0].removeprefix("-")):
         return None
     return {
         "rep": int(parts[0]),
