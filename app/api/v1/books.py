@@ -184,7 +184,12 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     ) -> Any:
         document = BookDocument.model_validate(body.model_dump())
         if document.system != book.system:
-            raise ApiError(422, f"This book is a {book.system!r} book.")
+            raise ApiError(
+                422,
+                f"This book is a {book.system!r} book: its system cannot change.",
+                code="system_mismatch",
+                loc=["body", "system"],
+            )
         book = books.replace(book, parse_version(if_match, book.version), document)
         response.headers["ETag"] = f'"{book.version}"'
         return book_out(book, document, books)

@@ -162,6 +162,8 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
                 409,
                 f"Version {expected} is stale: the roster is at version {stale.current}.",
                 headers={"ETag": f'"{stale.current}"'},
+                code="version_stale",
+                loc=["header", "if-match"],
             ) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
@@ -208,7 +210,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     def read_share(code: str, request: Request, session: SessionDep) -> Any:
         shared = store.get_share(session=session, code=code)
         if shared is None:
-            raise ApiError(404, "No such share.")
+            raise ApiError(404, "No such share.", code="share_not_found", loc=["path", "code"])
         headers = immutable_headers(request, shared.etag)
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
@@ -237,7 +239,12 @@ VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
 def parse_version(if_match: str | None, current: int) -> int:
     """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
     if if_match is None:
-        raise ApiError(428, "Send 'If-Match: <version>' with the version you read.")
+        raise ApiError(
+            428,
+            "Send 'If-Match: <version>' with the version you read.",
+            code="if_match_missing",
+            loc=["header", "if-match"],
+        )
     if if_match.strip() == "*":
         return current
     return int(if_match.strip().removeprefix("W/").strip('"'))

@@ -54,7 +54,12 @@ def systems_router(systems: dict[str, AnySystem]) -> APIRouter:
     )
     def unknown_system(system_id: str, rest: str, request: Request) -> None:
         if system_id not in systems:
-            raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
+            raise ApiError(
+                404,
+                f"Unknown game system {system_id!r}; see /api/v1/systems.",
+                code="system_not_found",
+                loc=["path", "system_id"],
+            )
         allowed = documented_methods(request.app, request.url.path)
         if allowed:
             methods = ", ".join(allowed)
