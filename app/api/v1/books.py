@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, Field, create_model
 
+from app.api.v1.carnets import NO_STORE
 from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
 from app.api.v1.rosters import VERSION_PATTERN, parse_version
 from app.book_service import BookService, Updates
@@ -145,6 +146,7 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         book, token = books.create(document, owner)
         response.headers["ETag"] = f'"{book.version}"'
         response.headers["Location"] = f"/api/v1/books/{book.id}"
+        response.headers["Cache-Control"] = NO_STORE  # the edit token
         return {**book_out(book, document, books), "edit_token": token}
 
     @router.get(
@@ -221,6 +223,7 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         share, new = books.publish(book)
         if not new:
             response.status_code = 200
+        response.headers["Location"] = f"/api/v1/book-shares/{share.code}"
         return published_links(public_base(request), share.code, share.version).model_dump(
             by_alias=True
         )

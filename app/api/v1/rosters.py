@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
-from app.api.v1.carnets import carnet_routes
+from app.api.v1.carnets import NO_STORE, carnet_routes
 from app.api.v1.deps import EditableRoster, Rosters
 from app.campaigns.states import counted
 from app.db import SessionDep
@@ -111,6 +111,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         roster, token = service.create(document)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
+        response.headers["Cache-Control"] = NO_STORE  # the edit token
         edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
         return {**roster_out(roster, document), "edit_token": token, "edit_url": edit_url}
 
@@ -197,6 +198,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         shared, new = service.share(roster)
         if not new:
             response.status_code = 200
+        response.headers["Location"] = f"/api/v1/shares/{shared.code}"
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
     @router.get(
