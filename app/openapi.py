@@ -54,6 +54,8 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
 
 
 SECURITY = "editToken"
+# The routers whose body routes answer 415 to a body of another type (require_json_body).
+JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares")
 
 
 def _bearer_security(operation: dict[str, Any]) -> None:
@@ -77,6 +79,13 @@ def _required_if_match(operation: dict[str, Any]) -> None:
     for parameter in operation.get("parameters", []):
         if parameter["in"] == "header" and parameter["name"] == "if-match":
             parameter["required"] = True
+    operation["responses"].setdefault(
+        "412",
+        {
+            "description": "A weak If-Match (W/...): If-Match compares strongly. Nothing changed.",
+            "content": {"application/problem+json": {"schema": PROBLEM_REF}},
+        },
+    )
 
 
 # Where a created roster's id and version go in the operations that act on it (the edit
@@ -116,11 +125,15 @@ def _limit_responses(method: str, template: str, operation: dict[str, Any]) -> N
     responses.setdefault("414", {"description": "Query string over MAX_QUERY_BYTES."})
     if "requestBody" in operation:
         responses.setdefault("413", {"description": "Body over MAX_BODY_BYTES."})
+        if operation.get("tags", [""])[0] in JSON_ONLY_TAGS:
+            responses.setdefault(
+                "415", {"description": "A body not sent as application/json: nothing read."}
+            )
     if may_be_limited(method, re.sub(r"\{[^/]+\}", "x", template)):
         responses.setdefault(
             "429", {"description": "Too many requests from this client (or on this roster)."}
         )
-    for status in ("413", "414", "429"):
+    for status in ("413", "414", "415", "429"):
         if status in responses:
             responses[status]["content"] = {"application/problem+json": {"schema": PROBLEM_REF}}
 

@@ -7,9 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, Field, create_model
 
-from app.api.v1.carnets import NO_STORE
+from app.api.v1.carnets import NO_STORE, UtcDatetime
 from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
 from app.api.v1.rosters import VERSION_PATTERN, parse_version
+from app.api.v1.systems import require_json_body
 from app.book_service import BookService, Updates
 from app.db import SessionDep
 from app.http_cache import not_modified
@@ -66,7 +67,7 @@ class BookShareOut(BaseModel):
     description: str
     units: list[dict[str, Any]]
     validation: BookValidation
-    created_at: str
+    created_at: UtcDatetime
     latest: str = Field(description="The code of the book's newest published version.")
 
 
@@ -105,7 +106,7 @@ def published_links(base: str, code: str, version: int) -> BookPublished:
 
 
 def books_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(prefix="/api/v1", tags=["books"])
+    router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
     system_ids: Any = Literal[tuple(systems)]
     book_in: Any = create_model(
         "BookIn",

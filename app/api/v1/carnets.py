@@ -4,12 +4,13 @@ service's exceptions and app/refusals.py answers them (401, 403, 404, 409)."""
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from app.api.v1.deps import CarnetDep, Carnets, Rosters
+from app.dates import as_utc
 from app.problems import Problem
 from app.roster_service import RosterService, TokenRefused
 from app.store.models import Carnet
@@ -22,6 +23,11 @@ KEY_PROBLEMS: dict[int | str, dict[str, Any]] = {
     403: {"model": Problem, "description": "Wrong carnet key (or one changed since)."},
     404: {"model": Problem, "description": "No such carnet."},
 }
+
+
+# A stored instant with its zone (SQLite gives naive datetimes, which are UTC here): every
+# timestamp the API writes is RFC 3339 with `Z`, typed `date-time` (issue 28, item 7).
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
 
 
 class CarnetCreated(BaseModel):
@@ -40,7 +46,7 @@ class CarnetRosterItem(BaseModel):
     name: str
     system: str
     version: int
-    updated_at: datetime
+    updated_at: UtcDatetime
 
 
 class CarnetCampaign(BaseModel):

@@ -127,6 +127,16 @@ def require_json(request: Request) -> None:
         )
 
 
+def require_json_body(request: Request) -> None:
+    """`require_json` for the stored resources' routes (a router dependency): a request that
+    sends a body sends it as JSON (415 otherwise, as on the calculators); one without a body
+    (a share, a new carnet) is not asked for a type."""
+    headers = request.headers
+    sends_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+    if sends_body:
+        require_json(request)
+
+
 async def calculate(
     request: Request,
     model: type[ModelT],
