@@ -64,3 +64,18 @@ def test_a_text_plain_body_is_refused_as_on_the_calculators(client: TestClient) 
 
 def test_an_update_status_is_an_enum(client: TestClient) -> None:
     assert component(client, "Update")["properties"]["status"]["enum"] == ["changed", "withdrawn"]
+
+
+def test_the_share_json_export_is_the_share(client: TestClient) -> None:
+    """Issue 28, item 6: /s/{code}.json is get_share's body (ShareOut, with `code` and
+    `created_at`); an unknown code answers a problem, not a page."""
+    roster = create(client)
+    code = client.post(f"/api/v1/rosters/{roster['id']}/shares", headers=auth(roster)).json()
+    exported = client.get(f"/s/{code['code']}.json")
+    assert exported.status_code == 200
+    assert exported.json() == client.get(f"/api/v1/shares/{code['code']}").json()
+    assert list(exported.json()) == list(component(client, "ShareOut")["properties"])
+    missing = client.get("/s/nope.json")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"
+    assert missing.json()["errors"][0]["code"] == "share_not_found"
