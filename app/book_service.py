@@ -8,7 +8,7 @@ Refusals are RosterError subclasses, so app/refusals.py answers them at every ed
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, select
@@ -77,7 +77,7 @@ class Update(BaseModel):
     book: str
     latest: str
     unit: str
-    status: str
+    status: Literal["changed", "withdrawn"]
     points_before: int
     points_after: int
     changes: list[str]
@@ -376,7 +376,9 @@ class BookService:
             "description": snapshot["description"],
             "units": snapshot["units"],
             "validation": snapshot["validation"],
-            "created_at": as_utc(share.created_at).isoformat(),
+            # RFC 3339 in UTC written with `Z`, as pydantic writes the API's date-times (the
+            # /a/{code}.json export and get_book_share then agree to the character).
+            "created_at": as_utc(share.created_at).isoformat().replace("+00:00", "Z"),
             "latest": self.latest_code(share),
         }
 

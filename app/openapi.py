@@ -35,7 +35,9 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
                     _limit_responses(method.upper(), template, operation)
                     _bearer_security(operation)
                     _required_if_match(operation)
+                    _response_headers(operation)
             _links(schema)
+            schema["components"]["headers"] = HEADERS
             schema["components"].setdefault("securitySchemes", {})[SECURITY] = {
                 "type": "http",
                 "scheme": "bearer",
@@ -52,6 +54,8 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
 
 
 SECURITY = "editToken"
+# The routers whose body routes answer 415 to a body of another type (require_json_body).
+JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares")
 
 
 def _bearer_security(operation: dict[str, Any]) -> None:
@@ -75,6 +79,13 @@ def _required_if_match(operation: dict[str, Any]) -> None:
     for parameter in operation.get("parameters", []):
         if parameter["in"] == "header" and parameter["name"] == "if-match":
             parameter["required"] = True
+    operation["responses"].setdefault(
+        "412",
+        {
+            "description": "A weak If-Match (W/...): If-Match compares strongly. Nothing changed.",
+            "content": {"application/problem+json": {"schema": PROBLEM_REF}},
+        },
+    )
 
 
 # Where a created roster's id and version go in the operations that act on it (the edit
@@ -114,20 +125,15 @@ def _limit_responses(method: str, template: str, operation: dict[str, Any]) -> N
     responses.setdefault("414", {"description": "Query string over MAX_QUERY_BYTES."})
     if "requestBody" in operation:
         responses.setdefault("413", {"description": "Body over MAX_BODY_BYTES."})
+        if operation.get("tags", [""])[0] in JSON_ONLY_TAGS:
+            responses.setdefault(
+                "415", {"description": "A body not sent as application/json: nothing read."}
+            )
     if may_be_limited(method, re.sub(r"\{[^/]+\}", "x", template)):
         responses.setdefault(
-            "429",
-            {
-                "description": "Too many requests from this client (or on this roster).",
-                "headers": {
-                    "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {"type": "integer"},
-                    }
-                },
-            },
+            "429", {"description": "Too many requests from this client (or on this roster)."}
         )
-    for status in ("413", "414", "429"):
+    for status in ("413", "414", "415", "429"):
         if status in responses:
             responses[status]["content"] = {"application/problem+json": {"schema": PROBLEM_REF}}
 
@@ -139,3 +145,104 @@ def _problem_responses(operation: dict[str, Any]) -> None:
     for status, response in responses.items():
         if status.startswith(("4", "5")) and status != "304":
             response["content"] = {"application/problem+json": {"schema": PROBLEM_REF}}
+
+
+# The headers the API sends, declared once (components.headers) and referred to by each
+# response that carries them (issue 28, item 1). Transport headers (Content-Type,
+# Content-Length, Content-Encoding, Vary) are HTTP's own and not declared.
+def _header(description: str, example: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    if example:
+        schema["example"] = example
+    return {"description": description, "schema": schema}
+
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ETag": _header(
+        "The version of the resource as an entity tag: send it back as `If-Match` to replace "
+        "it, or as `If-None-Match` to read it again only if it changed.",
+        '"3"',
+    ),
+    "Cache-Control": _header(
+        "How long caches may keep the answer (`no-store` where it carries a secret).",
+        "private, no-store",
+    ),
+    "Location": _header("The path of the resource just created.", "/api/v1/rosters/abc"),
+    "WWW-Authenticate": _header("The scheme to authenticate with.", "Bearer"),
+    "Allow": _header("The methods this path answers.", "GET, POST"),
+    "Retry-After": {
+        "description": "Seconds to wait before trying again.",
+        "schema": {"type": "integer"},
+    },
+    # app/security/headers.py: on every answer.
+    "Content-Security-Policy": _header("The browser's content security policy."),
+    "X-Content-Type-Options": _header("Always `nosniff`.", "nosniff"),
+    "X-Frame-Options": _header("Always `DENY`.", "DENY"),
+    "Cross-Origin-Opener-Policy": _header("Always `same-origin`.", "same-origin"),
+    "Referrer-Policy": _header(
+        "`same-origin`, or `no-referrer` where the URL may carry a secret.", "same-origin"
+    ),
+}
+EVERY_ANSWER = (
+    "Content-Security-Policy",
+    "X-Content-Type-Options",
+    "X-Frame-Options",
+    "Cross-Origin-Opener-Policy",
+    "Referrer-Policy",
+)
+_CREATED = ("ETag", "Location", "Cache-Control")
+_READ = ("ETag", "Cache-Control")
+# operationId -> status -> the headers its route sets (besides those of every answer).
+SENT: dict[str, dict[str, tuple[str, ...]]] = {
+    "create_roster": {"201": _CREATED},
+    "add_carnet_roster": {"201": _CREATED},
+    "create_book": {"201": _CREATED},
+    "create_carnet": {"201": ("Location", "Cache-Control")},
+    "rotate_carnet_key": {"200": ("Cache-Control",)},
+    "share_roster": {"201": ("Location",), "200": ("Location",)},
+    "publish_book": {"201": ("Location",), "200": ("Location",)},
+    "get_roster": {"200": _READ},
+    "get_book": {"200": _READ},
+    "get_share": {"200": _READ, "304": _READ},
+    "get_book_share": {"200": _READ, "304": _READ},
+    "get_carnet": {"200": ("Cache-Control",)},
+    "get_roster_updates": {"200": ("Cache-Control",)},
+    "replace_roster": {"200": ("ETag",)},
+    "replace_book": {"200": ("ETag",)},
+    "apply_roster_updates": {"200": ("ETag",)},
+    "record_battle": {"201": ("ETag", "Location")},
+    "list_battles": {"200": ("Cache-Control",)},
+    "create_campaign": {"201": ("Location",)},
+}
+# By status, wherever the operation answers it.
+SENT_ON = {
+    "401": ("WWW-Authenticate",),
+    "405": ("Allow",),
+    "409": ("ETag",),
+    "429": ("Retry-After",),
+}
+# The reads that answer 304 to a matching If-None-Match.
+CONDITIONAL_READS = ("get_share", "get_book_share")
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "An ETag read before: 304 and no body while it is still the current one "
+    "(weak comparison, RFC 9110 13.1.2).",
+    "schema": {"type": "string"},
+}
+
+
+def _response_headers(operation: dict[str, Any]) -> None:
+    """Declares the headers each response carries, and If-None-Match where a 304 answers."""
+    operation_id = operation.get("operationId", "")
+    sent = SENT.get(operation_id, {})
+    for status, response in operation.get("responses", {}).items():
+        names = [*sent.get(status, ()), *SENT_ON.get(status, ()), *EVERY_ANSWER]
+        headers = response.setdefault("headers", {})
+        for name in names:
+            headers.setdefault(name, {"$ref": f"#/components/headers/{name}"})
+    if operation_id in CONDITIONAL_READS:
+        parameters = operation.setdefault("parameters", [])
+        if not any(p.get("name", "").lower() == "if-none-match" for p in parameters):
+            parameters.append(IF_NONE_MATCH)

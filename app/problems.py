@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.security.headers import baseline_headers
@@ -34,10 +34,32 @@ TITLES = {
 }
 
 
+# The code of a problem that names no more precise one (docs/api-codes.md lists them all).
+DEFAULT_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    412: "precondition_failed",
+    413: "too_large",
+    414: "query_too_long",
+    415: "unsupported_media_type",
+    422: "invalid",
+    428: "precondition_required",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+
 class FieldError(BaseModel):
-    loc: list[str | int]
+    loc: list[str | int] = Field(
+        description="Where the problem is: `body`, `header`, `path` then keys and indexes; "
+        "empty when it is the request as a whole."
+    )
     msg: str
-    code: str
+    code: str = Field(description="A stable snake_case code from docs/api-codes.md.")
 
 
 class Problem(BaseModel):
@@ -45,7 +67,11 @@ class Problem(BaseModel):
     title: str
     status: int
     detail: str
-    errors: list[FieldError] = []
+    errors: list[FieldError] = Field(
+        default=[],
+        description="At least one entry on every 4xx and 5xx: the first one's `code` says "
+        "what went wrong in a program's terms (docs/api-codes.md).",
+    )
 
 
 def problem_response(
@@ -54,7 +80,14 @@ def problem_response(
     *,
     errors: Sequence[FieldError] = (),
     headers: dict[str, str] | None = None,
+    code: str = "",
+    loc: Sequence[str | int] = (),
 ) -> JSONResponse:
+    """A problem answer; without `errors`, one entry carries `code` (else the status's
+    default code) at `loc`, so that a program never has to read the English `detail`."""
+    if not errors:
+        fallback = code or DEFAULT_CODES.get(status, "error")
+        errors = [FieldError(loc=list(loc), msg=detail, code=fallback)]
     body = Problem(
         title=TITLES.get(status, "Error"),
         status=status,
@@ -161,11 +194,15 @@ class ApiError(Exception):
         *,
         errors: Sequence[FieldError] = (),
         headers: dict[str, str] | None = None,
+        code: str = "",
+        loc: Sequence[str | int] = (),
     ) -> None:
         self.status = status
         self.detail = detail
         self.errors = list(errors)
         self.headers = headers
+        self.code = code
+        self.loc = list(loc)
         super().__init__(detail)
 
 
@@ -181,7 +218,14 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:
-        return problem_response(exc.status, exc.detail, errors=exc.errors, headers=exc.headers)
+        return problem_response(
+            exc.status,
+            exc.detail,
+            errors=exc.errors,
+            headers=exc.headers,
+            code=exc.code,
+            loc=exc.loc,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:

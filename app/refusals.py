@@ -34,7 +34,9 @@ from app.roster_service import (
 )
 from app.web.deps import CarnetRevoked, NotInBrowser
 
-Detail = Callable[[RosterError], str]
+# What the API's detail is given: the refusal and what it is about ("roster" or "book",
+# from the path: the services raise the same refusals for both).
+Detail = Callable[[RosterError, str], str]
 
 
 @dataclass(frozen=True)
@@ -42,79 +44,143 @@ class Answer:
     status: int
     api: Detail
     page: str
-    code: str = ""
+    code: str
+    loc: tuple[str, ...] = ()
     headers: Callable[[RosterError], dict[str, str]] | None = None
 
 
 def _const(text: str) -> Detail:
-    return lambda _error: text
+    return lambda _error, _subject: text
 
 
 def _current(error: RosterError) -> int:
     return error.current if isinstance(error, StaleVersion) else 0
 
 
-def _too_large(error: RosterError) -> str:
+def _too_large(error: RosterError, _subject: str) -> str:
     assert isinstance(error, TooLarge)
     return f"The {error.what} would weigh {error.size} bytes; at most {error.limit} are kept."
 
 
-def _stored_invalid(error: RosterError) -> str:
+def _stored_invalid(error: RosterError, subject: str) -> str:
     assert isinstance(error, StoredRosterInvalid)
     return (
-        "The stored roster no longer matches the catalogue: "
+        f"The stored {subject} no longer matches the catalogue: "
         f"{error.error.error_count()} problem(s); replace it with PUT."
     )
+
+
+def _private(_error: RosterError, subject: str) -> str:
+    if subject == "book":
+        return "This book is private: send 'Authorization: Bearer <edit_token or carnet key>'."
+    return "This roster is a private draft: send 'Authorization: Bearer <edit_token>'."
+
+
+def _wrong_token(_error: RosterError, subject: str) -> str:
+    return (
+        "Wrong edit token (or carnet key) for this book."
+        if subject == "book"
+        else ("Wrong edit token.")
+    )
+
+
+def _wrong_system(error: RosterError, subject: str) -> str:
+    system = error.system if isinstance(error, WrongSystem) else ""
+    return f"This {subject} is a {system!r} {subject}: its system cannot change."
 
 
 PRIVATE = (
     "Cette liste est privée : ouvrez-la depuis votre carnet (« Mes listes ») ou avec son "
     "lien de modification, ou partagez-la pour la montrer."
 )
+AUTHORIZATION = ("header", "authorization")
+BEARER = {"WWW-Authenticate": "Bearer"}
 
-# Most specific first: the first class an error is an instance of answers it.
+# Most specific first: the first class an error is an instance of answers it. Each `code`
+# is in docs/api-codes.md (tests/api/test_problem_codes.py checks it).
 TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
-    (NoSuchRoster, Answer(404, _const("No such roster."), "Cette liste n'existe pas.")),
-    (NoSuchBook, Answer(404, _const("No such book."), "Ce livre d'armée n'existe pas.")),
+    (
+        NoSuchRoster,
+        Answer(
+            404,
+            _const("No such roster."),
+            "Cette liste n'existe pas.",
+            "roster_not_found",
+            ("path", "roster_id"),
+        ),
+    ),
+    (
+        NoSuchBook,
+        Answer(
+            404,
+            _const("No such book."),
+            "Ce livre d'armée n'existe pas.",
+            "book_not_found",
+            ("path", "book_id"),
+        ),
+    ),
     (
         NoSuchBookShare,
-        Answer(404, _const("No such published book."), "Ce livre publié n'existe pas."),
+        Answer(
+            404,
+            _const("No such published book."),
+            "Ce livre publié n'existe pas.",
+            "book_share_not_found",
+            ("path", "code"),
+        ),
     ),
     (
         UnknownSystem,
         Answer(
             422,
-            lambda e: f"Unknown game system {e.system!r}." if isinstance(e, UnknownSystem) else "",
+            lambda e, _s: (
+                f"Unknown game system {e.system!r}." if isinstance(e, UnknownSystem) else ""
+            ),
             "Système de jeu inconnu.",
+            "unknown_system",
+            ("body", "system"),
         ),
     ),
     (
         TokenMissing,
         Answer(
             401,
-            _const("This roster is a private draft: send 'Authorization: Bearer <edit_token>'."),
+            _private,
             PRIVATE,
-            headers=lambda _error: {"WWW-Authenticate": "Bearer"},
+            "edit_token_missing",
+            AUTHORIZATION,
+            headers=lambda _error: BEARER,
         ),
     ),
-    (TokenRefused, Answer(403, _const("Wrong edit token."), PRIVATE)),
-    (NotInBrowser, Answer(403, _const("This roster is not in this carnet."), PRIVATE)),
+    (TokenRefused, Answer(403, _wrong_token, PRIVATE, "edit_token_refused", AUTHORIZATION)),
+    (
+        NotInBrowser,
+        Answer(
+            403,
+            _const("This roster is not in this carnet."),
+            PRIVATE,
+            "not_in_carnet",
+            ("path", "roster_id"),
+        ),
+    ),
     (
         WrongSystem,
         Answer(
             422,
-            lambda e: (
-                f"This roster is a {e.system!r} roster." if isinstance(e, WrongSystem) else ""
-            ),
+            _wrong_system,
             "Cette liste est d'un autre système de jeu.",
+            "system_mismatch",
+            ("body", "system"),
         ),
     ),
     (
         StaleVersion,
         Answer(
             409,
-            lambda e: f"The roster is at version {_current(e)}: read it again.",
+            lambda e, subject: f"The {subject} is at version {_current(e)}: read it again.",
             "La liste a été modifiée ailleurs pendant ce changement : réessayez.",
+            "version_stale",
+            ("header", "if-match"),
             headers=lambda e: {"ETag": f'"{_current(e)}"'},
         ),
     ),
@@ -124,7 +190,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             413,
             _too_large,
             "Cette liste est trop lourde pour être enregistrée : retirez des entrées.",
-            code="too_large",
+            "too_large",
+            ("body",),
         ),
     ),
     (
@@ -133,7 +200,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             422,
             _const("Text with a U+0000 or an unpaired surrogate cannot be stored."),
             "Un texte contient un caractère invalide.",
-            code="invalid_text",
+            "invalid_text",
+            ("body",),
         ),
     ),
     (
@@ -142,16 +210,28 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             409,
             _stored_invalid,
             "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger.",
+            "stored_document_invalid",
         ),
     ),
-    (NoSuchCarnet, Answer(404, _const("No such carnet."), "Ce carnet n'existe pas.")),
+    (
+        NoSuchCarnet,
+        Answer(
+            404,
+            _const("No such carnet."),
+            "Ce carnet n'existe pas.",
+            "carnet_not_found",
+            ("path", "carnet_id"),
+        ),
+    ),
     (
         KeyMissing,
         Answer(
             401,
             _const("Send the carnet's key: 'Authorization: Bearer <key>'."),
             "Ce lien de carnet est incomplet.",
-            headers=lambda _error: {"WWW-Authenticate": "Bearer"},
+            "carnet_key_missing",
+            AUTHORIZATION,
+            headers=lambda _error: BEARER,
         ),
     ),
     (
@@ -160,6 +240,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             403,
             _const("Wrong carnet key (or a key that was changed since)."),
             "La clé de ce carnet a été changée : ce lien n'ouvre plus rien.",
+            "carnet_key_refused",
+            AUTHORIZATION,
         ),
     ),
     (
@@ -168,21 +250,32 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             403,
             _const("Wrong carnet key."),
             "La clé de ce carnet a été changée : ce navigateur n'ouvre plus rien.",
+            "carnet_key_refused",
         ),
     ),
     (
         CarnetFull,
         Answer(
             409,
-            lambda e: (
+            lambda e, _s: (
                 f"A carnet holds at most {e.limit} rosters." if isinstance(e, CarnetFull) else ""
             ),
             "Ce carnet est plein : supprimez des listes avant d'en ajouter.",
-            code="carnet_full",
+            "carnet_full",
+            ("body",),
         ),
     ),
-    (NotInCarnet, Answer(404, _const("This roster is not in this carnet."), PRIVATE)),
-    (CarnetError, Answer(400, _const("Refused."), "Demande refusée.")),
+    (
+        NotInCarnet,
+        Answer(
+            404,
+            _const("This roster is not in this carnet."),
+            PRIVATE,
+            "not_in_carnet",
+            ("path", "roster_id"),
+        ),
+    ),
+    (CarnetError, Answer(400, _const("Refused."), "Demande refusée.", "carnet_refused")),
 )
 
 
@@ -190,12 +283,20 @@ def answer(error: RosterError) -> Answer:
     return next(found for kind, found in TABLE if isinstance(error, kind))
 
 
-def api_error(error: RosterError) -> ApiError:
-    """The refusal as the API answers it."""
+def subject_of(path: str) -> str:
+    """What a request acts on, as its refusals name it."""
+    return "book" if path.startswith(("/api/v1/books", "/api/v1/book-shares")) else "roster"
+
+
+def api_error(error: RosterError, subject: str = "roster") -> ApiError:
+    """The refusal as the API answers it: its `code` in the problem's one error entry."""
     found = answer(error)
-    detail = found.api(error)
+    detail = found.api(error, subject)
     code = f"{error.what}_too_large" if isinstance(error, TooLarge) else found.code
-    errors = [FieldError(loc=["body"], msg=str(error), code=code)] if code else []
+    # The three refusals that carried a code before keep their message; the others say `detail`.
+    kept = isinstance(error, TooLarge | UnstorableText | CarnetFull)
+    msg = str(error) if kept else detail
+    errors = [FieldError(loc=list(found.loc), msg=msg, code=code)]
     headers = found.headers(error) if found.headers else None
     return ApiError(found.status, detail, errors=errors, headers=headers)
 
@@ -212,7 +313,7 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
     @app.exception_handler(RosterError)
     async def _refused(request: Request, error: RosterError) -> Response:
         if request.url.path.startswith("/api/"):
-            found = api_error(error)
+            found = api_error(error, subject_of(request.url.path))
             return problem_response(
                 found.status, found.detail, errors=found.errors, headers=found.headers
             )

@@ -132,14 +132,28 @@ def catalogue_id(ids: Sequence[str], what: str) -> Any:
 
 
 def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
-    """JSON schema of an entry: exactly one of `unit` and `custom` is given and not null."""
+    """JSON schema of an entry: exactly one of `unit` and `custom` is given and not null.
+    Each branch is a whole object schema, the shared fields (`count`, `name`, `source`,
+    `id`, ...) written in it too: code generators (openapi-python-client) build a class per
+    branch and keep only what the branch lists (issue 28, item 2)."""
     properties = schema.get("properties", {})
+    shared = {name: prop for name, prop in properties.items() if name not in ("unit", "custom")}
+    required = [name for name in schema.get("required", []) if name in shared]
+    title = schema.get("title", "Entry")
     branches = []
     for key in ("unit", "custom"):
         prop = properties.get(key, {})
         not_null = [v for v in prop.get("anyOf", [prop]) if v.get("type") != "null"]
         if not_null:
-            branches.append({"required": [key], "properties": {key: not_null[0]}})
+            branches.append(
+                {
+                    "title": f"{title}{key.capitalize()}",
+                    "type": "object",
+                    "required": [key, *required],
+                    "properties": {key: not_null[0], **shared},
+                    "additionalProperties": False,
+                }
+            )
     schema["oneOf"] = branches
 
 

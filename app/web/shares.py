@@ -13,11 +13,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 from sqlmodel import Session
 
-from app.dates import french_date
+from app.dates import as_utc, french_date
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
 from app.exports.common import Origins
 from app.http_cache import Memo, immutable_headers, not_modified
+from app.problems import problem_response
 from app.store import rosters as store
 from app.store.models import Share
 from app.systems.base import RosterSummary
@@ -63,6 +64,20 @@ def origin_links(origins: Mapping[int, "Origin"], base: str) -> Origins:
     return {index: (o.label, f"{base}/a/{o.code}") for index, o in origins.items()}
 
 
+def share_json(shared: Share) -> dict[str, Any]:
+    """/s/{code}.json: the body of get_share (ShareOut), key for key."""
+    snapshot = shared.snapshot
+    return {
+        "code": shared.code,
+        "system": shared.system,
+        "catalogue_version": shared.catalogue_version,
+        "created_at": as_utc(shared.created_at).isoformat().replace("+00:00", "Z"),
+        "roster": snapshot["roster"],
+        "validation": snapshot["validation"],
+        "summary": snapshot["summary"],
+    }
+
+
 def router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
     # Bounded in bytes: 100,000 ETags weigh ~7 MB; rendered pages at most 32 MB per process.
@@ -72,6 +87,11 @@ def router() -> APIRouter:
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
         shared = store.get_share(session=session, code=code)
+        if ext == "json" and shared is None:
+            # A program's export: a problem like get_share's (issue 28, item 6).
+            return problem_response(
+                404, "No such share.", code="share_not_found", loc=["path", "code"]
+            )
         if shared is None or (ext not in TEXT_EXPORTS and ext != "json"):
             return html_error(request, 404, MISSING)
         etag = f"{shared.etag}-{ext}"
@@ -79,7 +99,7 @@ def router() -> APIRouter:
         if not_modified(request, etag):
             return Response(status_code=304, headers=headers)
         if ext == "json":
-            return JSONResponse(shared.snapshot, headers=headers)
+            return JSONResponse(share_json(shared), headers=headers)
         media_type, exporter = TEXT_EXPORTS[ext]
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
         base = public_base(request)

@@ -7,8 +7,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, Field, create_model
 
+from app.api.v1.carnets import NO_STORE, UtcDatetime
 from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
 from app.api.v1.rosters import VERSION_PATTERN, parse_version
+from app.api.v1.systems import require_json_body
 from app.book_service import BookService, Updates
 from app.db import SessionDep
 from app.http_cache import not_modified
@@ -65,7 +67,7 @@ class BookShareOut(BaseModel):
     description: str
     units: list[dict[str, Any]]
     validation: BookValidation
-    created_at: str
+    created_at: UtcDatetime
     latest: str = Field(description="The code of the book's newest published version.")
 
 
@@ -104,7 +106,7 @@ def published_links(base: str, code: str, version: int) -> BookPublished:
 
 
 def books_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(prefix="/api/v1", tags=["books"])
+    router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
     system_ids: Any = Literal[tuple(systems)]
     book_in: Any = create_model(
         "BookIn",
@@ -145,6 +147,7 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         book, token = books.create(document, owner)
         response.headers["ETag"] = f'"{book.version}"'
         response.headers["Location"] = f"/api/v1/books/{book.id}"
+        response.headers["Cache-Control"] = NO_STORE  # the edit token
         return {**book_out(book, document, books), "edit_token": token}
 
     @router.get(
@@ -184,7 +187,12 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     ) -> Any:
         document = BookDocument.model_validate(body.model_dump())
         if document.system != book.system:
-            raise ApiError(422, f"This book is a {book.system!r} book.")
+            raise ApiError(
+                422,
+                f"This book is a {book.system!r} book: its system cannot change.",
+                code="system_mismatch",
+                loc=["body", "system"],
+            )
         book = books.replace(book, parse_version(if_match, book.version), document)
         response.headers["ETag"] = f'"{book.version}"'
         return book_out(book, document, books)
@@ -216,6 +224,7 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         share, new = books.publish(book)
         if not new:
             response.status_code = 200
+        response.headers["Location"] = f"/api/v1/book-shares/{share.code}"
         return published_links(public_base(request), share.code, share.version).model_dump(
             by_alias=True
         )

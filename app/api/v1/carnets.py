@@ -4,22 +4,30 @@ service's exceptions and app/refusals.py answers them (401, 403, 404, 409)."""
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from app.api.v1.deps import CarnetDep, Carnets, Rosters
+from app.dates import as_utc
 from app.problems import Problem
 from app.roster_service import RosterService, TokenRefused
 from app.store.models import Carnet
 from app.urls import public_base
 
+# An answer that carries a secret (an edit token, a carnet key) is kept by no cache.
+NO_STORE = "no-store"
 KEY_PROBLEMS: dict[int | str, dict[str, Any]] = {
     401: {"model": Problem, "description": "No carnet key."},
     403: {"model": Problem, "description": "Wrong carnet key (or one changed since)."},
     404: {"model": Problem, "description": "No such carnet."},
 }
+
+
+# A stored instant with its zone (SQLite gives naive datetimes, which are UTC here): every
+# timestamp the API writes is RFC 3339 with `Z`, typed `date-time` (issue 28, item 7).
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc)]
 
 
 class CarnetCreated(BaseModel):
@@ -38,7 +46,7 @@ class CarnetRosterItem(BaseModel):
     name: str
     system: str
     version: int
-    updated_at: datetime
+    updated_at: UtcDatetime
 
 
 class CarnetCampaign(BaseModel):
@@ -78,8 +86,10 @@ def carnet_routes(
         summary="Make a carnet (no body): its id, its key (shown once), its link",
         operation_id="create_carnet",
     )
-    def create_carnet(request: Request, carnets: Carnets) -> Any:
+    def create_carnet(request: Request, carnets: Carnets, response: Response) -> Any:
         carnet, key = carnets.create()
+        response.headers["Location"] = f"/api/v1/carnets/{carnet.id}"
+        response.headers["Cache-Control"] = NO_STORE  # the key
         return CarnetCreated(id=carnet.id, key=key, url=carnet_url(request, carnet, key))
 
     @router.get(
@@ -163,6 +173,9 @@ def carnet_routes(
         summary="A new key: from then on the old key and the old link open nothing",
         operation_id="rotate_carnet_key",
     )
-    def rotate_carnet_key(carnet: CarnetDep, request: Request, carnets: Carnets) -> Any:
+    def rotate_carnet_key(
+        carnet: CarnetDep, request: Request, carnets: Carnets, response: Response
+    ) -> Any:
         key = carnets.rotate(carnet)
+        response.headers["Cache-Control"] = NO_STORE  # the new key
         return CarnetKey(key=key, url=carnet_url(request, carnet, key))

@@ -2,20 +2,21 @@
 
 from typing import Annotated, Any, Union
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Depends, Header, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
-from app.api.v1.carnets import carnet_routes
+from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
 from app.api.v1.deps import EditableRoster, Rosters
+from app.api.v1.systems import require_json_body
 from app.campaigns.states import counted
 from app.db import SessionDep
 from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
 from app.roster_service import RosterService, StaleVersion, check
 from app.store import rosters as store
-from app.store.models import Roster, as_utc
+from app.store.models import Roster
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
@@ -52,7 +53,9 @@ def share_links(base: str, code: str) -> ShareCreated:
 
 
 def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(prefix="/api/v1", tags=["rosters"])
+    router = APIRouter(
+        prefix="/api/v1", tags=["rosters"], dependencies=[Depends(require_json_body)]
+    )
     models: list[Any] = [s.roster_model for s in systems.values()]
     document_type: Any = Annotated[Union[tuple(models)], Field(discriminator="system")]  # noqa: UP007
     validation_type: Any = Union[tuple(s.validate_response_model for s in systems.values())]  # noqa: UP007
@@ -73,7 +76,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         code: str
         system: str
         catalogue_version: str = Field(description="The catalogue the snapshot was built with.")
-        created_at: str
+        created_at: UtcDatetime
         roster: document_type
         validation: validation_type
         summary: RosterSummary
@@ -111,6 +114,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         roster, token = service.create(document)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
+        response.headers["Cache-Control"] = NO_STORE  # the edit token
         edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
         return {**roster_out(roster, document), "edit_token": token, "edit_url": edit_url}
 
@@ -162,6 +166,8 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
                 409,
                 f"Version {expected} is stale: the roster is at version {stale.current}.",
                 headers={"ETag": f'"{stale.current}"'},
+                code="version_stale",
+                loc=["header", "if-match"],
             ) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
@@ -195,6 +201,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         shared, new = service.share(roster)
         if not new:
             response.status_code = 200
+        response.headers["Location"] = f"/api/v1/shares/{shared.code}"
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
     @router.get(
@@ -208,7 +215,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     def read_share(code: str, request: Request, session: SessionDep) -> Any:
         shared = store.get_share(session=session, code=code)
         if shared is None:
-            raise ApiError(404, "No such share.")
+            raise ApiError(404, "No such share.", code="share_not_found", loc=["path", "code"])
         headers = immutable_headers(request, shared.etag)
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
@@ -216,7 +223,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             code=shared.code,
             system=shared.system,
             catalogue_version=shared.catalogue_version,
-            created_at=as_utc(shared.created_at).isoformat(),
+            created_at=shared.created_at,
             roster=shared.snapshot["roster"],
             validation=shared.snapshot["validation"],
             summary=shared.snapshot["summary"],
@@ -230,14 +237,28 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     return router
 
 
-# If-Match carries the version as an entity tag: 3, "3" or W/"3"; * means "whatever it is".
+# If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
+# tag (W/"3") is read, to be refused with 412 rather than 422.
 VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
 
 
 def parse_version(if_match: str | None, current: int) -> int:
     """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
     if if_match is None:
-        raise ApiError(428, "Send 'If-Match: <version>' with the version you read.")
+        raise ApiError(
+            428,
+            "Send 'If-Match: <version>' with the version you read.",
+            code="if_match_missing",
+            loc=["header", "if-match"],
+        )
     if if_match.strip() == "*":
         return current
+    if if_match.strip().startswith("W/"):
+        # RFC 9110 13.1.1: If-Match compares strongly, and a weak tag never matches.
+        raise ApiError(
+            412,
+            "If-Match compares strongly: send the version as the ETag gave it, e.g. '\"3\"'.",
+            code="if_match_weak",
+            loc=["header", "if-match"],
+        )
     return int(if_match.strip().removeprefix("W/").strip('"'))

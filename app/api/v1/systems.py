@@ -59,7 +59,12 @@ def systems_router(systems: dict[str, AnySystem]) -> APIRouter:
     )
     def unknown_system(system_id: str, rest: str, request: Request) -> None:
         if system_id not in systems:
-            raise ApiError(404, f"Unknown game system {system_id!r}; see /api/v1/systems.")
+            raise ApiError(
+                404,
+                f"Unknown game system {system_id!r}; see /api/v1/systems.",
+                code="system_not_found",
+                loc=["path", "system_id"],
+            )
         allowed = documented_methods(request.app, request.url.path)
         if allowed:
             methods = ", ".join(allowed)
@@ -125,6 +130,16 @@ def require_json(request: Request) -> None:
                 )
             ],
         )
+
+
+def require_json_body(request: Request) -> None:
+    """`require_json` for the stored resources' routes (a router dependency): a request that
+    sends a body sends it as JSON (415 otherwise, as on the calculators); one without a body
+    (a share, a new carnet) is not asked for a type."""
+    headers = request.headers
+    sends_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+    if sends_body:
+        require_json(request)
 
 
 async def calculate(
