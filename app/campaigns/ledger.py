@@ -34,6 +34,9 @@ PROFILE_STATS: dict[str, tuple[str, ...]] = {
     "nolimits": ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"),
 }
 FIGURE_STATS: dict[str, tuple[str, ...]] = {"necrowarzone": ("light_wounds",)}
+# What a player reads and types for a figure's stat kept under an internal name (L78).
+FIGURE_LABELS: dict[str, str] = {"light_wounds": "BL (Blessures légères)"}
+STAT_ALIASES: dict[str, str] = {"blessures légères": "light_wounds", "bl": "light_wounds"}
 HAS_XP = frozenset({"necrowarzone"})
 HAS_REP = frozenset({"bastos"})
 
@@ -214,13 +217,17 @@ def _own_figure(
 
 
 def _change(system: str, figure: dict[str, Any], change: StatChange, path: list[str | int]) -> None:
+    stat = STAT_ALIASES.get(change.stat.strip().casefold(), change.stat)
+    if stat != change.stat:
+        change = replace(change, stat=stat)
     if change.stat in PROFILE_STATS.get(system, ()):
         profile = figure.setdefault("profile", {})
         profile[change.stat] = int(profile.get(change.stat, 0)) + change.by
     elif change.stat in FIGURE_STATS.get(system, ()):
         figure[change.stat] = int(figure.get(change.stat, 0)) + change.by
     else:
-        known = [*PROFILE_STATS.get(system, ()), *FIGURE_STATS.get(system, ())]
+        figure_stats = [FIGURE_LABELS.get(s, s) for s in FIGURE_STATS.get(system, ())]
+        known = [*PROFILE_STATS.get(system, ()), *figure_stats]
         told = ", ".join(known) if known else "aucune"
         raise LedgerError(
             "unknown_stat", f"Caractéristique inconnue « {change.stat} » (connues : {told}).", path

@@ -588,3 +588,27 @@ def test_the_api_names_one_figure_of_several_per_fighter(browser: TestClient) ->
     six = battle(browser, gang, 3, {"fighters": [{"entry": 1, "xp": 1}] * 3})
     assert six.status_code == 422, six.text
     assert six.json()["errors"][0]["code"] == "fighter_twice"
+
+
+def test_errors_say_blessures_legeres_and_the_recruit_picker_starts_empty(
+    browser: TestClient,
+) -> None:
+    """Issue 26 item 9: an error named the internal `light_wounds`; the recruit picker
+    defaulted to « Chef de gang » (a second chef: invalid)."""
+    gang = five_gangers(browser)
+    open_in_browser(browser, gang)
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    picker = re.search(r'<select name="add-unit" id="add-unit">\s*<option([^>]*)>', page)
+    assert picker and picker[1] == ' value=""', picker
+    unknown = record(browser, gang["id"], {"f0_stat": "Zorg", "f0_by": "1"})
+    error = re.search(r'id="campaign-error">([^<]*)<', unknown.text)
+    assert error and "light_wounds" not in error[1], error
+    assert error[1].endswith("M, CC, CT, F, E, PV, I, A, Cd, BL (Blessures légères))."), error
+    # What the message says is what the player may type.
+    wound = record(browser, gang["id"], {"f0_stat": "BL", "f0_by": "1"})
+    assert wound.status_code == 303, wound.text
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert re.search(r'<tr id="fighter-0">(?:\s*<td[^>]*>[^<]*</td>){3}\s*<td>1</td>', page)
+    empty = record(browser, gang["id"], {"recruit": "1", "add-unit": ""})
+    assert empty.status_code == 422
+    assert "Recrue : choisissez-la dans la liste." in empty.text
