@@ -15,7 +15,7 @@ Rule lines (Lnn) are those of ../shared/rules/necromunda-warzone.fr.txt unless n
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 Result = Literal["win", "loss", "draw"]
@@ -34,6 +34,9 @@ PROFILE_STATS: dict[str, tuple[str, ...]] = {
     "nolimits": ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"),
 }
 FIGURE_STATS: dict[str, tuple[str, ...]] = {"necrowarzone": ("light_wounds",)}
+# What a player reads and types for a figure's stat kept under an internal name (L78).
+FIGURE_LABELS: dict[str, str] = {"light_wounds": "BL (Blessures légères)"}
+STAT_ALIASES: dict[str, str] = {"blessures légères": "light_wounds", "bl": "light_wounds"}
 HAS_XP = frozenset({"necrowarzone"})
 HAS_REP = frozenset({"bastos"})
 
@@ -90,14 +93,20 @@ def apply(
     recruits: Sequence[Mapping[str, Any]] = (),
     figures: Mapping[str, Mapping[str, Any]] | None = None,
     corrects: int | None = None,
-) -> tuple[dict[str, Any], list[str]]:
-    """The document and the fighters' states after one battle line (copies: nothing given
-    is changed). `states[i]` is entry i's state before it (entries beyond are active).
-    `figures` maps a catalogue unit id to its entry with a `custom` figure: a catalogue
-    figure that gains XP or a change becomes the player's own, with the same numbers."""
+    *,
+    apart: bool = False,
+) -> tuple[dict[str, Any], list[str], list[FighterOutcome]]:
+    """The document, the fighters' states and the line's fighters as placed in that
+    document, after one battle line (copies: nothing given is changed). `states[i]` is
+    entry i's state before it (entries beyond are active). `figures` maps a catalogue unit
+    id to its entry with a `custom` figure: a catalogue figure that gains XP or a change
+    becomes the player's own, with the same numbers. `apart` (the system's
+    `figures_apart`): each figure of an entry of several is a fighter of his own; a line
+    naming such an entry speaks of one figure, who leaves it for an entry of his own
+    (count 1) placed right after it (docs/campaigns.md « One figure of several »)."""
     doc = copy.deepcopy(dict(document))
     entries: list[dict[str, Any]] = list(doc.get("entries", []))
-    seen: set[int] = set()
+    named: dict[int, int] = {}
     for position, outcome in enumerate(fighters):
         where: list[str | int] = ["fighters", position]
         index = outcome.entry
@@ -105,12 +114,47 @@ def apply(
             raise LedgerError(
                 "no_such_fighter", f"La liste n’a pas de ligne {index}.", [*where, "entry"]
             )
-        if index in seen:
+        size = _figures(entries[index]) if apart else 1
+        if named.get(index, 0) >= size:
             raise LedgerError(
-                "fighter_twice", f"La ligne {index} est nommée deux fois.", [*where, "entry"]
+                "fighter_twice",
+                f"La ligne {index} est nommée plus de fois qu’elle n’a de figurines ({size}).",
+                [*where, "entry"],
             )
-        seen.add(index)
-        entry = dict(entries[index])
+        named[index] = named.get(index, 0) + 1
+    # Each entry in its place, each figure taken out of it right after it.
+    placed: list[dict[str, Any]] = []
+    placed_states: list[str] = []
+    slots: dict[int, list[int]] = {}
+    for index, entry in enumerate(entries):
+        state = states[index] if index < len(states) else "active"
+        taken = named.get(index, 0)
+        size = _figures(entry)
+        own: list[int] = []
+        if apart and taken and size > 1:
+            rest = size - taken
+            if rest > 0:
+                placed.append({**entry, "count": rest})
+                placed_states.append(state)
+            else:
+                own.append(len(placed))
+                placed.append({**entry, "count": 1})
+                placed_states.append(state)
+            single = {k: v for k, v in entry.items() if k != "id"}
+            for _ in range(taken - len(own)):
+                own.append(len(placed))
+                placed.append({**copy.deepcopy(single), "count": 1})
+                placed_states.append(state)
+        else:
+            own.append(len(placed))
+            placed.append(dict(entry))
+            placed_states.append(state)
+        slots[index] = own
+    moved: list[FighterOutcome] = []
+    for position, outcome in enumerate(fighters):
+        where = ["fighters", position]
+        at = slots[outcome.entry].pop(0)
+        entry = placed[at]
         if outcome.xp or outcome.changes or outcome.rep is not None:
             entry = _own_figure(entry, figures or {}, where)
         if outcome.xp:
@@ -123,11 +167,18 @@ def apply(
             entry["custom"]["rep"] = outcome.rep
         for number, change in enumerate(outcome.changes):
             _change(system, entry["custom"], change, [*where, "changes", number, "stat"])
-        entries[index] = entry
+        placed[at] = entry
+        moved.append(replace(outcome, entry=at))
     for recruit in recruits:
-        entries.append(copy.deepcopy(dict(recruit)))
-    doc["entries"] = entries
-    return doc, next_states(states, fighters, len(entries), battle=corrects is None)
+        placed.append(copy.deepcopy(dict(recruit)))
+    doc["entries"] = placed
+    after = next_states(placed_states, moved, len(placed), battle=corrects is None)
+    return doc, after, moved
+
+
+def _figures(entry: Mapping[str, Any]) -> int:
+    count = entry.get("count", 1)
+    return count if isinstance(count, int) and count > 0 else 1
 
 
 def next_states(
@@ -166,13 +217,17 @@ def _own_figure(
 
 
 def _change(system: str, figure: dict[str, Any], change: StatChange, path: list[str | int]) -> None:
+    stat = STAT_ALIASES.get(change.stat.strip().casefold(), change.stat)
+    if stat != change.stat:
+        change = replace(change, stat=stat)
     if change.stat in PROFILE_STATS.get(system, ()):
         profile = figure.setdefault("profile", {})
         profile[change.stat] = int(profile.get(change.stat, 0)) + change.by
     elif change.stat in FIGURE_STATS.get(system, ()):
         figure[change.stat] = int(figure.get(change.stat, 0)) + change.by
     else:
-        known = [*PROFILE_STATS.get(system, ()), *FIGURE_STATS.get(system, ())]
+        figure_stats = [FIGURE_LABELS.get(s, s) for s in FIGURE_STATS.get(system, ())]
+        known = [*PROFILE_STATS.get(system, ()), *figure_stats]
         told = ", ".join(known) if known else "aucune"
         raise LedgerError(
             "unknown_stat", f"Caractéristique inconnue « {change.stat} » (connues : {told}).", path

@@ -30,6 +30,7 @@ from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign, Carnet, Roster, Share, as_utc
 from app.store.rosters import hash_token
 from app.systems.base import AnySystem
+from app.systems.spec import spec_of
 
 __all__ = [
     "CAMPAIGN_MAX_GANGS",
@@ -145,7 +146,7 @@ class CampaignService:
             )
             for f in body.fighters
         ]
-        after, new_states = ledger.apply(
+        after, new_states, placed = ledger.apply(
             system.id,
             before,
             states,
@@ -153,10 +154,12 @@ class CampaignService:
             body.recruits,
             catalogue_figures(system),
             corrects=body.corrects,
+            apart=spec_of(system.id).figures_apart,
         )
         after = fighters_of.with_ids(after)
         model = system.roster_model
-        old_size = len(before.get("entries", []))
+        # Recruits stand last; a figure taken out of an entry of several stands before them.
+        old_size = len(after["entries"]) - len(body.recruits)
         try:
             whole = model.model_validate(after)
             active = model.model_validate(ledger.active_document(after, new_states))
@@ -185,11 +188,12 @@ class CampaignService:
             "fighters": [
                 {
                     **f.model_dump(mode="json"),
-                    "id": stored["entries"][f.entry]["id"],
-                    "count": int(stored["entries"][f.entry].get("count", 1)),
-                    "name": names[f.entry],
+                    "entry": at.entry,
+                    "id": stored["entries"][at.entry]["id"],
+                    "count": int(stored["entries"][at.entry].get("count", 1)),
+                    "name": names[at.entry],
                 }
-                for f in body.fighters
+                for f, at in zip(body.fighters, placed, strict=True)
             ],
             "recruits": stored["entries"][old_size:],
             "corrects": body.corrects,

@@ -140,6 +140,11 @@ def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
     shared = {name: prop for name, prop in properties.items() if name not in ("unit", "custom")}
     required = [name for name in schema.get("required", []) if name in shared]
     title = schema.get("title", "Entry")
+
+    def other_null(key: str) -> dict[str, Any]:
+        other = "custom" if key == "unit" else "unit"
+        return {other: {"type": "null"}} if other in properties else {}
+
     branches = []
     for key in ("unit", "custom"):
         prop = properties.get(key, {})
@@ -150,7 +155,8 @@ def one_of_unit_or_custom(schema: dict[str, Any]) -> None:
                     "title": f"{title}{key.capitalize()}",
                     "type": "object",
                     "required": [key, *required],
-                    "properties": {key: not_null[0], **shared},
+                    # The other key may be sent as null (answers write it so).
+                    "properties": {key: not_null[0], **other_null(key), **shared},
                     "additionalProperties": False,
                 }
             )

@@ -44,6 +44,10 @@ class SystemSpec:
     pages: "type[SystemPages[Any]] | None" = None
     api: ApiExtension | None = None
     data_dir: Path | None = None
+    # Each figure of an entry of several keeps his own campaign record (XP, injuries,
+    # death): a battle line naming such an entry takes one figure out of it
+    # (docs/campaigns.md « One figure of several »).
+    figures_apart: bool = False
 
     @property
     def data(self) -> Path:

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.campaigns.ledger import GONE, LedgerError
-from app.campaigns.models import BattleIn, CampaignIn
+from app.campaigns.models import MAX_FIGHTERS, BattleIn, CampaignIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import (
     CampaignFull,
@@ -25,6 +25,7 @@ from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Roster, Share, as_utc
 from app.systems.inputs import is_digits
+from app.systems.spec import spec_of
 from app.urls import public_base
 from app.web.deps import (
     EditableRoster,
@@ -71,6 +72,12 @@ BATTLE_LABELS = {
 FIGHTER_CONTROLS = frozenset({"xp", "rep", "state", "stat", "by", "cause"})
 
 
+def figure_prefix(entry: int, figure: int) -> str:
+    """The form controls' prefix of figure `figure` (from 1) of entry `entry`: `f{entry}`
+    for the first (or only) one, `f{entry}-{figure}` for the others of an entry of several."""
+    return f"f{entry}" if figure == 1 else f"f{entry}-{figure}"
+
+
 def battle_control(body: dict[str, Any], path: Sequence[Any]) -> tuple[str, int | None]:
     """The form control a request path names, and the entry of the fighter it concerns."""
     parts = [str(p) for p in path]
@@ -79,8 +86,10 @@ def battle_control(body: dict[str, Any], path: Sequence[Any]) -> tuple[str, int 
         at = int(parts[1])
         entry = fighters[at].get("entry") if at < len(fighters) else None
         field = parts[-1] if parts[-1] in FIGHTER_CONTROLS else ""
+        prefixes = body.get("_prefixes") or []
         if isinstance(entry, int):
-            return (f"f{entry}_{field}" if field else ""), entry
+            prefix = prefixes[at] if at < len(prefixes) else f"f{entry}"
+            return (f"{prefix}_{field}" if field else ""), entry
         return "", None
     return (parts[0] if parts else ""), None
 
@@ -113,27 +122,24 @@ def _int(value: Any) -> int | Any:
         return text  # refused by the model, with its field named
 
 
-def battle_from_form(form: Any, size: int) -> dict[str, Any]:
-    """The « Après la bataille » form as a record_battle body: one row per fighter."""
+def battle_from_form(form: Any, counts: Sequence[int]) -> dict[str, Any]:
+    """The « Après la bataille » form as a record_battle body: one row per fighter, and
+    for an entry of several figures whose system keeps them apart, one row per figure
+    (`counts[i]`: the rows of entry i). The body's `_prefixes` (not sent) name each
+    fighter's form controls."""
     fighters = []
-    for index in range(min(size, 200)):
-        xp = _int(form.get(f"f{index}_xp"))
-        state = str(form.get(f"f{index}_state") or "")[:16]
-        stat = str(form.get(f"f{index}_stat") or "").strip()[:16]
-        by = _int(form.get(f"f{index}_by"))
-        rep = str(form.get(f"f{index}_rep") or "").strip()
-        fighter: dict[str, Any] = {"entry": index}
-        if xp:
-            fighter["xp"] = xp
-        if state:
-            fighter["state"] = state
-        if stat and by:
-            cause = str(form.get(f"f{index}_cause") or "")[:100]
-            fighter["changes"] = [{"stat": stat, "by": by, "cause": cause}]
-        if rep:
-            fighter["rep"] = _int(rep)
-        if len(fighter) > 1:
-            fighters.append(fighter)
+    prefixes = []
+    rows = 0
+    for index, figures in enumerate(counts):
+        for figure in range(1, figures + 1):
+            rows += 1
+            if rows > MAX_FIGHTERS:
+                break
+            prefix = figure_prefix(index, figure)
+            fighter = _fighter_from_form(form, prefix, index)
+            if len(fighter) > 1:
+                fighters.append(fighter)
+                prefixes.append(prefix)
     body: dict[str, Any] = {
         "date": str(form.get("date") or "")[:10],
         "opponent": str(form.get("opponent") or "")[:100],
@@ -141,6 +147,7 @@ def battle_from_form(form: Any, size: int) -> dict[str, Any]:
         "result": str(form.get("result") or "")[:8],
         "notes": str(form.get("notes") or "")[:2000],
         "fighters": fighters,
+        "_prefixes": prefixes,
     }
     for key in ("campaign", "opponent_roster"):
         if form.get(key):
@@ -148,6 +155,36 @@ def battle_from_form(form: Any, size: int) -> dict[str, Any]:
     if form.get("corrects"):
         body["corrects"] = _int(form.get("corrects"))
     return body
+
+
+def _fighter_from_form(form: Any, prefix: str, index: int) -> dict[str, Any]:
+    xp = _int(form.get(f"{prefix}_xp"))
+    state = str(form.get(f"{prefix}_state") or "")[:16]
+    stat = str(form.get(f"{prefix}_stat") or "").strip()[:16]
+    by = _int(form.get(f"{prefix}_by"))
+    rep = str(form.get(f"{prefix}_rep") or "").strip()
+    fighter: dict[str, Any] = {"entry": index}
+    if xp:
+        fighter["xp"] = xp
+    if state:
+        fighter["state"] = state
+    if stat and by:
+        cause = str(form.get(f"{prefix}_cause") or "")[:100]
+        fighter["changes"] = [{"stat": stat, "by": by, "cause": cause}]
+    if rep:
+        fighter["rep"] = _int(rep)
+    return fighter
+
+
+def figure_rows(document: Mapping[str, Any], apart: bool) -> list[int]:
+    """The form's rows for each entry: one per figure when the system keeps figures apart
+    (`figures_apart`), else one (bounded: a roster holds at most MAX_FIGHTERS entries)."""
+    rows = []
+    for entry in list(document.get("entries", []))[:MAX_FIGHTERS]:
+        count = entry.get("count", 1) if isinstance(entry, dict) else 1
+        many = count if isinstance(count, int) and count > 1 else 1
+        rows.append(min(many, MAX_FIGHTERS) if apart else 1)
+    return rows
 
 
 def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int) -> bool:
@@ -205,6 +242,8 @@ def gang_context(
     fighters = []
     # A catalogue fighter's numbers are the catalogue figure's (issue 26.7: « None » XP).
     samples = catalogue_figures(system)
+    apart = spec_of(system.id).figures_apart
+    figure_count = figure_rows({"entries": entries}, apart)
     for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
         custom = entry.get("custom") or samples.get(str(entry.get("unit")), {}).get("custom") or {}
         history = [
@@ -217,6 +256,8 @@ def gang_context(
             {
                 "index": index,
                 "name": result.name,
+                "rows": figure_count[index],
+                "count": int(entry.get("count", 1) or 1),
                 "xp": custom.get("xp"),
                 "rep": custom.get("rep"),
                 "light_wounds": custom.get("light_wounds"),
@@ -304,7 +345,8 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
         roster: EditableRoster, request: Request, session: SessionDep, form: FormDep
     ) -> Response:
         service = service_of(request, session)
-        body = battle_from_form(form, len(roster.document.get("entries", [])))
+        apart = spec_of(roster.system).figures_apart
+        body = battle_from_form(form, figure_rows(roster.document, apart))
         shown = {k: str(v)[:200] for k, v in form.items() if isinstance(v, str)}
         system = service.rosters.system(roster)
         if system.score_model is not None and form.get("scored"):
@@ -328,7 +370,7 @@ def router(pages: Mapping[str, Any]) -> APIRouter:
             body["recruits"] = [{"count": 1, **new, **({"name": name} if name else {})}]
         names = [e.name for e in check(system, service.rosters.document(roster))[0].entries]
         try:
-            parsed = BattleIn.model_validate(body)
+            parsed = BattleIn.model_validate({k: v for k, v in body.items() if k != "_prefixes"})
             service.record(roster, int(str(form.get("version") or 0)[:9] or 0), parsed)
         except ValidationError as exc:
             errors = field_errors(exc, labels=BATTLE_LABELS)

@@ -72,11 +72,17 @@ def test_three_battles_on_a_phone(
     states = [httpx.get(f"{live_server}/s/{code}.json").json() for code in codes]
     assert [s["roster"]["entries"][1]["custom"]["xp"] for s in states] == [85, 105, 105]
     assert [s["validation"]["derived"]["rout_threshold"] for s in states] == [3, 3, 2]
-    # The gang's public page, by the link of its latest state, in another browser.
+    # The gang's public page, by the link of a state, in another browser: that state's
+    # ledger (issue 25 item 5: a share shows its own state), three battles after the third,
+    # four after the correction.
     stranger = new_context().new_page()
     stranger.goto(f"/campagne/gang/{codes[-1]}")
-    expect(stranger.locator("#battles > li")).to_have_count(4)
+    expect(stranger.locator("#battles > li")).to_have_count(3)
     expect(stranger.locator("form.battle-form")).to_have_count(0)
+    latest = page.locator("#battles a:text('État du gang après')").first.get_attribute("href")
+    assert latest is not None
+    stranger.goto(f"/campagne/gang/{latest.removeprefix('/s/')}")
+    expect(stranger.locator("#battles > li")).to_have_count(4)
 
 
 def tab_to(page: Page, selector: str, limit: int = 60) -> None:

@@ -6,7 +6,16 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.api.test_campaigns import PROFILE, battle, campaign_of, join, orlocks, sg1, stored
+from tests.api.test_campaigns import (
+    PROFILE,
+    battle,
+    battles,
+    campaign_of,
+    join,
+    orlocks,
+    sg1,
+    stored,
+)
 
 
 def open_in_browser(browser: TestClient, roster: dict[str, Any]) -> None:
@@ -526,3 +535,96 @@ def test_the_join_page_lists_the_browser_s_lists_and_is_never_stored(browser: Te
     )
     assert refused.status_code == 403 and "Alpha" in refused.text
     assert refused.headers["cache-control"] == "private, no-store"
+
+
+def five_gangers(browser: TestClient) -> dict[str, Any]:
+    return stored(
+        browser,
+        {
+            "system": "necrowarzone",
+            "name": "Cinq",
+            "entries": [{"unit": "chef_de_gang", "count": 1}, {"unit": "ganger", "count": 5}],
+        },
+    )
+
+
+def test_one_of_five_gangers_dies_and_another_gains_xp_from_the_form(
+    browser: TestClient,
+) -> None:
+    """Issue 26 item 6: « 5 × Ganger » was one fighter in « Après la bataille »: one death
+    removed all five, XP typed for him went to the whole entry. The form shows one row per
+    ganger; one dies, another gains 7 XP, and the three others stay as they were."""
+    gang = five_gangers(browser)
+    open_in_browser(browser, gang)
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert "6 figurines en jeu" in page
+    assert "<legend>Ganger 5/5</legend>" in page
+    assert 'name="f1-5_xp"' in page and 'name="f1-6_xp"' not in page
+    done = record(browser, gang["id"], {"f1_state": "dead", "f1-3_xp": "7"})
+    assert done.status_code == 303, done.text
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert "5 figurines en jeu" in page
+    rows = re.findall(r'<tr id="fighter-(\d)"[^>]*>\s*<td>([^<]*)</td>\s*<td>(\d+)</td>', page)
+    # The catalogue ganger has 23 XP; the one who gained 7 has 30.
+    assert rows == [
+        ("0", "Chef de gang", "63"),
+        ("1", "3 × Ganger", "23"),
+        ("2", "Ganger", "23"),
+        ("3", "Ganger", "30"),
+    ], rows
+    assert re.search(r'<tr id="fighter-2" class="gone">', page)
+    # The next form: three rows for the three left, none for the dead one, one for the 7 XP.
+    assert "<legend>Ganger 3/3</legend>" in page and 'name="f2_xp"' not in page
+    assert 'name="f3_xp"' in page
+
+
+def test_the_api_names_one_figure_of_several_per_fighter(browser: TestClient) -> None:
+    """Issue 26 item 6 through the API: a line naming an entry of five gangers speaks of one
+    of them; naming it twice, of two; naming it six times is refused."""
+    gang = five_gangers(browser)
+    one = battle(browser, gang, 1, {"fighters": [{"entry": 1, "state": "dead"}]})
+    assert one.status_code == 201, one.text
+    got = browser.get(
+        f"/api/v1/rosters/{gang['id']}",
+        headers={"Authorization": f"Bearer {gang['edit_token']}"},
+    ).json()
+    entries = got["roster"]["entries"]
+    assert [(e.get("unit"), e["count"]) for e in entries] == [
+        ("chef_de_gang", 1),
+        ("ganger", 4),
+        ("ganger", 1),
+    ]
+    assert entries[1]["id"] != entries[2]["id"]
+    lines = battles(browser, gang)
+    assert [(f["entry"], f["id"], f["state"]) for f in lines[0]["fighters"]] == [
+        (2, entries[2]["id"], "dead")
+    ]
+    two = battle(browser, gang, 2, {"fighters": [{"entry": 1, "xp": 4}, {"entry": 1, "xp": 6}]})
+    assert two.status_code == 201, two.text
+    six = battle(browser, gang, 3, {"fighters": [{"entry": 1, "xp": 1}] * 3})
+    assert six.status_code == 422, six.text
+    assert six.json()["errors"][0]["code"] == "fighter_twice"
+
+
+def test_errors_say_blessures_legeres_and_the_recruit_picker_starts_empty(
+    browser: TestClient,
+) -> None:
+    """Issue 26 item 9: an error named the internal `light_wounds`; the recruit picker
+    defaulted to « Chef de gang » (a second chef: invalid)."""
+    gang = five_gangers(browser)
+    open_in_browser(browser, gang)
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    picker = re.search(r'<select name="add-unit" id="add-unit">\s*<option([^>]*)>', page)
+    assert picker and picker[1] == ' value=""', picker
+    unknown = record(browser, gang["id"], {"f0_stat": "Zorg", "f0_by": "1"})
+    error = re.search(r'id="campaign-error">([^<]*)<', unknown.text)
+    assert error and "light_wounds" not in error[1], error
+    assert error[1].endswith("M, CC, CT, F, E, PV, I, A, Cd, BL (Blessures légères))."), error
+    # What the message says is what the player may type.
+    wound = record(browser, gang["id"], {"f0_stat": "BL", "f0_by": "1"})
+    assert wound.status_code == 303, wound.text
+    page = browser.get(f"/r/{gang['id']}/campagne").text
+    assert re.search(r'<tr id="fighter-0">(?:\s*<td[^>]*>[^<]*</td>){3}\s*<td>1</td>', page)
+    empty = record(browser, gang["id"], {"recruit": "1", "add-unit": ""})
+    assert empty.status_code == 422
+    assert "Recrue : choisissez-la dans la liste." in empty.text

@@ -5,4 +5,10 @@ from app.systems.necrowarzone.api import necrowarzone_router
 from app.systems.necrowarzone.web import NecrowarzonePages
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="necrowarzone", build=build, pages=NecrowarzonePages, api=necrowarzone_router)
+SPEC = SystemSpec(
+    id="necrowarzone",
+    build=build,
+    pages=NecrowarzonePages,
+    api=necrowarzone_router,
+    figures_apart=True,  # each ganger has his own XP and injuries
+)
