@@ -82,17 +82,6 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (fallback) fallback.focus({ preventScroll: true });
 });
 
-// A table wider than its box scrolls inside it; the keyboard must reach it too.
-const focusableScrollers = () => {
-  for (const box of document.querySelectorAll(".table-scroll")) {
-    if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
-    else box.removeAttribute("tabindex");
-  }
-};
-document.addEventListener("DOMContentLoaded", focusableScrollers);
-document.addEventListener("htmx:afterSettle", focusableScrollers);
-window.addEventListener("resize", focusableScrollers);
-
 // Morphing swaps (hx-swap="morph:..."): the field being typed in keeps what is typed, even
 // when an earlier answer arrives. Set here, not in hx-swap: a config object there is read
 // with Function(), which the Content-Security-Policy refuses.

@@ -1,5 +1,6 @@
-// Every page: copy and print buttons, the « hors ligne » note, and the service worker
-// (/sw.js) that keeps the pages opened once for a basement without network.
+// Every page: copy and print buttons, scrolling tables the keyboard reaches, the « hors
+// ligne » note, and the service worker (/sw.js) that keeps the pages opened once for a
+// basement without network.
 
 document.addEventListener("click", async (event) => {
   const copy = event.target.closest("[data-copy]");
@@ -79,3 +80,15 @@ if (document.getElementById("carnet-forgotten") && "caches" in window) {
 if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }
+
+// A table wider than its box scrolls inside it; the keyboard must reach it too (here, not
+// in caserne.js: read-only pages load no HTMX and no caserne.js).
+const focusableScrollers = () => {
+  for (const box of document.querySelectorAll(".table-scroll")) {
+    if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
+};
+document.addEventListener("DOMContentLoaded", focusableScrollers);
+document.addEventListener("htmx:afterSettle", focusableScrollers);
+window.addEventListener("resize", focusableScrollers);

@@ -43,6 +43,8 @@ class SystemForms(Protocol):
 
     def new_entry(self, form: FormData) -> dict[str, Any] | None: ...
 
+    def add_refusal(self, form: FormData) -> dict[str, str]: ...
+
     def add_book_unit(
         self,
         request: Request,
@@ -149,7 +151,12 @@ def document_from_form(
         # "Annuler" after "Retirer": the latest entry removed goes back where it stood.
         undo_at, undone = stack[-1]
         entries.insert(min(int(undo_at), len(entries)), parsed_entry(undone))
-    if action == "add" and (new := forms.new_entry(form)) is not None:
+    add_refused = forms.add_refusal(form) if action == "add" else {}
+    if add_refused:
+        # The add panel's values cannot make an entry of this list: nothing is added, the
+        # panel says why (« add » is its message, « add.<field> » marks the field).
+        refused.errors |= add_refused
+    elif action == "add" and (new := forms.new_entry(form)) is not None:
         count = int_or_raw(form.get("add-count"))
         entries.append({"count": 1, **new} if count is None else {**new, "count": count})
     return (

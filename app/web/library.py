@@ -21,9 +21,9 @@ from app.store import campaigns as campaign_store
 from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Carnet, Roster, as_utc
-from app.systems.inputs import is_digits
 from app.store.rosters import new_token
 from app.systems.base import AnySystem, Budget, Total
+from app.systems.inputs import is_digits
 from app.urls import public_base
 from app.web.access import CARNET_COOKIE
 from app.web.deps import (

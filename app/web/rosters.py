@@ -350,6 +350,11 @@ class Shown:
 NOT_SAVED = "Modification non enregistrée : corrigez les champs signalés."
 
 
+def refused_text(errors: dict[str, str]) -> str:
+    """The flash of a refused save: the add panel's own refusal, else the rows'."""
+    return f"Ajout refusé : {errors['add']}" if "add" in errors else NOT_SAVED
+
+
 def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     shown = Shown()
@@ -597,7 +602,11 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         document, removed, refused = document_from_form(form, system, forms[system.id])
         # The add form keeps the unit chosen (the page is morphed, not reloaded); its count
         # is cleared once used.
-        adding = form.get("action") == "add" and forms[system.id].new_entry(form) is not None
+        adding = (
+            form.get("action") == "add"
+            and "add" not in refused.errors
+            and forms[system.id].new_entry(form) is not None
+        )
         add = {
             "unit": str(form.get("add-unit") or ""),
             "count": str(form.get("add-count") or ""),
@@ -619,7 +628,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
                 typed=refused.typed,
                 add=add,
                 status=422,
-                message={"kind": "error", "text": NOT_SAVED},
+                message={"kind": "error", "text": refused_text(refused.errors)},
             )
         if adding:
             add["count"] = ""  # used: a next add starts from « auto » again

@@ -164,6 +164,12 @@ class SystemPages(Generic[SystemT]):
         unit = form.get("add-unit")
         return {"unit": str(unit)} if unit else None
 
+    def add_refusal(self, form: FormData) -> dict[str, str]:
+        """Why the add panel's values cannot make an entry of the list shown (the French
+        message under « add », each refused field under « add.<field> »); empty when they
+        can (the model still checks the entry they make)."""
+        return {}
+
     def reopened(self, entry: dict[str, Any]) -> dict[str, Any] | None:
         """`values_from_entry`, only when the creator would save exactly the same unit
         (nothing the creator cannot show is lost by editing the row there)."""

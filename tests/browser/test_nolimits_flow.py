@@ -350,3 +350,23 @@ def test_create_the_titan_build_a_company_share_and_score(page: Page, live_serve
     )
     assert_same_document(page)
     assert urlsplit(page.url).path == roster_path
+
+
+def test_an_invalid_building_size_replaces_the_result_with_its_error(page: Page) -> None:
+    """Issue 26, item 15: the building calculator kept « Brique, 6" : EN 6... » beside a
+    size of 0 (the browser's own check stopped the request, so nothing changed)."""
+    page.add_init_script(TRACK_HTMX)
+    page.goto("/nolimits/catalogue")
+    size = page.locator('#batiments input[name="size_in"]')
+    result = page.locator("#building-result")
+    page.locator('#batiments select[name="material"]').select_option("brique")
+    htmx_post(page, "/nolimits/batiment", lambda: type_and_leave(size, "6"))
+    expect(result).to_have_text('Brique, 6" : EN 6, SV 4, PV 6')
+    for bad, message in [("0", "Taille (pouces) : au moins 1"), ("", "Taille (pouces) :")]:
+        response = htmx_post(page, "/nolimits/batiment", lambda b=bad: type_and_leave(size, b))
+        assert response.status == 422, bad
+        expect(result.locator("[data-building]")).to_have_count(0)
+        expect(result.locator(".field-error")).to_contain_text(message)
+    htmx_post(page, "/nolimits/batiment", lambda: type_and_leave(size, "3"))
+    expect(result).to_have_text('Brique, 3" : EN 6, SV 4, PV 3')
+    expect(result.locator(".field-error")).to_have_count(0)

@@ -628,3 +628,38 @@ def test_errors_say_blessures_legeres_and_the_recruit_picker_starts_empty(
     empty = record(browser, gang["id"], {"recruit": "1", "add-unit": ""})
     assert empty.status_code == 422
     assert "Recrue : choisissez-la dans la liste." in empty.text
+
+
+HTMX_SCRIPTS = re.compile(r'<script src="/static/(htmx|idiomorph-ext|caserne)[^"]*"')
+
+
+def test_read_only_pages_load_no_htmx(browser: TestClient) -> None:
+    """Issue 26, item 15: the standings, the public gang page and a 404 loaded HTMX, its
+    morphing extension and the editor's script (no hx- attribute on them to serve)."""
+    campaign = campaign_of(browser)
+    gang = stored(browser, orlocks("Alpha"))
+    open_in_browser(browser, gang)
+    browser.post(
+        f"/c/{campaign['id']}/rejoindre", data={"code": campaign["join_code"], "roster": gang["id"]}
+    )
+    recorded = record(browser, gang["id"], {"campaign": campaign["id"]})
+    assert recorded.status_code == 303
+    mine = browser.get(f"/r/{gang['id']}/campagne").text
+    share = re.findall(r'href="/campagne/rapport/([a-z0-9]+)\.bbcode"', mine)[0]
+    stranger = TestClient(browser.app, headers={"Sec-Fetch-Site": "same-origin"})
+    for client, path, status in [
+        (stranger, f"/c/{campaign['id']}", 200),
+        (browser, f"/c/{campaign['id']}", 200),
+        (stranger, f"/campagne/gang/{share}", 200),
+        (browser, f"/campagne/gang/{share}", 200),
+        (stranger, "/nulle-part", 404),
+        (stranger, "/c/nope", 404),
+        (stranger, "/campagne/gang/nope", 404),
+    ]:
+        page = client.get(path, headers={"Accept": "text/html"})
+        assert page.status_code == status, path
+        assert "hx-" not in page.text.split("<body", 1)[1], path
+        assert not HTMX_SCRIPTS.search(page.text), path
+        assert re.search(r'<script src="/static/site\.js', page.text), path
+    # The gang's own page (its forms) and the editor keep them.
+    assert len(HTMX_SCRIPTS.findall(mine)) == 3

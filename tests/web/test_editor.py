@@ -121,3 +121,33 @@ def test_hidden_moves_are_lines_that_add_up_to_the_total(browser: TestClient) ->
     header = re.search(r"<span data-total>(\d+)</span>", page)
     assert header is not None
     assert sum(int(t) for t in totals) == int(header.group(1))
+
+
+def test_a_renamed_row_still_says_which_profile_it_is(browser: TestClient) -> None:
+    """Issue 26, item 15: once renamed, a row showed only « Sgt Bob » (the profile's name
+    was the name field's placeholder, hidden by the new name)."""
+    location = open_example(browser, "dcsystem", "feuille_de_bataille_sg")
+    page = browser.get(location).text
+    profile = html.unescape(
+        re.search(r'id="entry-0-name"[^>]*placeholder="([^"]*)"', page).group(1)  # type: ignore[union-attr]
+    )
+    assert profile
+    sent = {
+        "version": field(page, "version"),
+        "name": field(page, "name"),
+        "points_limit": field(page, "points_limit"),
+        "action": "save",
+        **{f"entry-{i}-ref": field(page, f"entry-{i}-ref") for i in range(3)},
+        **{f"entry-{i}-count": field(page, f"entry-{i}-count") for i in range(3)},
+        "entry-0-name": "Sgt Bob",
+    }
+    saved = browser.post(location, data=sent, headers={"HX-Request": "true"})
+    assert saved.status_code == 200
+    for shown in (saved.text, browser.get(location).text):
+        row = rows(shown)[0]
+        assert 'value="Sgt Bob"' in row
+        assert (
+            f'<span class="small profile" id="entry-0-profile">{html.escape(profile)}</span>' in row
+        )
+    # An unrenamed row needs no such line: its name field says the profile.
+    assert 'id="entry-1-profile"' not in rows(saved.text)[1]

@@ -330,3 +330,38 @@ def test_a_group_out_of_range_is_refused_in_french_and_sizes_nothing(
     assert refused.status_code == 422
     assert "au plus 100" in refused.text
     assert len(refused.text) < 2 * normal
+
+
+def test_the_add_panel_offers_only_the_next_group(browser: TestClient) -> None:
+    """Issue 26, item 15: the add panel took group 99 in a list of groups 1 and 2 (the
+    rows' selects offer 1 to 3). L85 numbers the combat groups in turn: an add may open the
+    next group, not one 96 groups further."""
+    created = browser.post(
+        "/listes", data={"system": "infinity", "example": "compagnie_de_brumeval"}
+    )
+    location = created.headers["location"]
+    page = browser.get(location).text
+    assert 'id="add-group" type="number" name="add-group" min="1" max="3"' in page
+    form = form_of(page)
+    rows = len(re.findall(r'<tr class="entry', page))
+    refused = browser.post(
+        location,
+        data={**form, "action": "add", "add-unit": form["add-unit"], "add-group": "99"},
+        headers=HTMX,
+    )
+    assert refused.status_code == 422
+    message = "Groupe : au plus 3 (le groupe qui suit le dernier de la liste)"
+    assert f'<p class="field-error" role="alert" id="add-error">{message}</p>' in refused.text
+    assert f"Ajout refusé : {message}" in refused.text
+    assert re.search(r'id="add-group"[^>]*value="99"[^>]*aria-invalid="true"', refused.text)
+    stored = browser.get(location).text
+    assert len(re.findall(r'<tr class="entry', stored)) == rows
+    # The next group is taken, and the panel then offers one more.
+    added = browser.post(
+        location,
+        data={**form, "action": "add", "add-unit": form["add-unit"], "add-group": "3"},
+        headers=HTMX,
+    )
+    assert added.status_code == 200
+    assert len(re.findall(r'<tr class="entry', added.text)) == rows + 1
+    assert 'name="add-group" min="1" max="4"' in added.text

@@ -293,6 +293,22 @@ class InfinityPages(SystemPages[InfinitySystem]):
             group = max([g for g in groups if g < 10**9], default=1)
         return {"unit": unit, "option": option, "group": group}
 
+    def add_refusal(self, form: FormData) -> dict[str, str]:
+        """A group past the next one the list can open (L85 numbers the groups in turn; the
+        rows' selects offer one past the highest used) is refused, as those selects would.
+        Out of 1..HIGHEST_GROUP or not a number, the model says why."""
+        group = group_value(form.get("add-group"))
+        if not isinstance(group, int) or group > HIGHEST_GROUP:
+            return {}
+        used = [
+            g for g in (group_of(form, i) for i in range(entry_count(form))) if g <= HIGHEST_GROUP
+        ]
+        top = min(max(used, default=1) + 1, HIGHEST_GROUP)
+        if group <= top:
+            return {}
+        message = f"Groupe : au plus {top} (le groupe qui suit le dernier de la liste)"
+        return {"add": message, "add.group": message}
+
     def group_top(self, entries: Any, group: Any, highest: int) -> Any:
         """The last group a row's select offers: one past the highest group used (by any
         entry, or by this row's `group`), never past `highest`. The highest used is kept
