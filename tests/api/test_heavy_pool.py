@@ -8,9 +8,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -27,6 +28,15 @@ from app.systems.base import GameSystem
 from tests.api.test_heavy_offload import VALIDATE, roster
 
 JSON = {"Content-Type": "application/json"}
+
+T = TypeVar("T")
+
+
+def in_own_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own: a test in a process where another test left an
+    event loop running (Playwright's sync API, under xdist) cannot call asyncio.run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def heavy_app(
@@ -159,7 +169,7 @@ def test_past_the_queue_a_heavy_body_is_a_503_with_retry_after(
     slow = Slow(systems["nolimits"], monkeypatch, 0.5)  # before the app binds its routes
     app = heavy_app(engine, session, systems, heavy_processes=0, heavy_queue=2)
     sends = [("10.0.0.1", "a1"), ("10.0.0.2", "b1"), ("10.0.0.3", "c1"), ("10.0.0.4", "d1")]
-    answers = asyncio.run(post_all(app, sends))
+    answers = in_own_loop(post_all(app, sends))
     assert [answer.status_code for answer in answers] == [200, 200, 200, 503]
     refused = answers[3]
     assert refused.headers["content-type"] == "application/problem+json"
@@ -182,7 +192,7 @@ def test_one_client_waits_its_share_and_another_goes_before_its_rest(
         engine, session, systems, heavy_processes=0, heavy_queue=8, heavy_queue_per_client=2
     )
     flood = [("10.0.0.1", f"a{n}") for n in range(1, 5)]
-    answers = asyncio.run(post_all(app, [*flood, ("10.0.0.2", "b1")]))
+    answers = in_own_loop(post_all(app, [*flood, ("10.0.0.2", "b1")]))
     assert [answer.status_code for answer in answers] == [200, 200, 200, 503, 200]
     assert slow.order == ["a1", "a2", "b1", "a3"]
 
@@ -223,4 +233,4 @@ def test_the_queue_hands_slots_client_by_client() -> None:
         assert (queue.running, queue.queued) == (0, 0)
         return order
 
-    assert asyncio.run(scenario()) == ["a1", "a2", "b1", "a3"]
+    assert in_own_loop(scenario()) == ["a1", "a2", "b1", "a3"]

@@ -102,7 +102,11 @@ def test_the_mode_partie_of_a_share_is_public_and_of_a_list_private(client: Test
     created = client.post("/api/v1/rosters", json={"system": "bastos", "name": "B", "entries": []})
     roster_id = created.json()["id"]
     assert client.get(f"/r/{roster_id}/partie").status_code == 403  # no edit cookie
-    client.get(f"/r/{roster_id}/modifier", params={"t": created.json()["edit_token"]})
+    client.get(
+        f"/r/{roster_id}/modifier",
+        params={"t": created.json()["edit_token"]},
+        headers={"Sec-Fetch-Site": "none"},  # typed or pasted: joins at once (issue 25 item 2)
+    )
     own = client.get(f"/r/{roster_id}/partie")
     assert own.status_code == 200
     assert own.headers["cache-control"] == "private, no-store"
@@ -202,7 +206,11 @@ def test_a_list_and_its_share_are_one_game_until_its_figures_change(client: Test
     created = client.post("/api/v1/rosters", json=document).json()
     auth = {"Authorization": f"Bearer {created['edit_token']}"}
     code = client.post(f"/api/v1/rosters/{created['id']}/shares", headers=auth).json()["code"]
-    client.get(f"/r/{created['id']}/modifier", params={"t": created["edit_token"]})
+    client.get(
+        f"/r/{created['id']}/modifier",
+        params={"t": created["edit_token"]},
+        headers={"Sec-Fetch-Site": "none"},  # typed or pasted: joins at once (issue 25 item 2)
+    )
 
     def key(path: str) -> str:
         found = re.search(r'data-game-key="([^"]+)"', client.get(path).text)
