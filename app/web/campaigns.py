@@ -10,7 +10,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.campaigns.ledger import GONE, LedgerError
+from app.campaigns.ledger import GONE, PROFILE_STATS, LedgerError
 from app.campaigns.models import MAX_FIGHTERS, BattleIn, CampaignIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import (
@@ -295,6 +295,8 @@ def gang_context(
         "has_xp": system.id == "necrowarzone",
         "has_rep": system.id == "bastos",
         "has_score": system.score_model is not None,
+        # A figure's profile can change after a battle (the ledger decides which systems).
+        "raises_stats": system.id in PROFILE_STATS,
     }
 
 
