@@ -89,6 +89,8 @@ def create_app(
     EntryMemo.enabled = settings.engine_memo  # per process: every engine's memory
     app.state.systems = systems
     app.state.sheets = load_play_sheets(specs)
+    # What the play sheet and the mode partie need of each system (app/systems/play_traits.py).
+    app.state.play_traits = {spec.id: spec.play for spec in specs if spec.play is not None}
     app.state.example_books = load_books(systems, specs)
     app.state.engine = engine or make_engine(settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)

@@ -105,7 +105,7 @@ _MISSING = object()
 def sent_loc(loc: Sequence[Any], body: Any, code: str = "") -> list[str | int]:
     """`loc` reduced to the keys and indexes the client sent: pydantic puts in it the union
     branch it tried (`object`, `str`, `function-after[...]`) and a discriminated union's tag
-    (`dcsystem`, `melee`), which are no part of the document. Each part is kept only where it
+    (the system id, `melee`), which are no part of the document. Each part is kept only where it
     names a key of the object (an index of the list) it is read from; the last part of a
     `missing` error names the absent key, and is kept."""
     parts = [part for part in loc if isinstance(part, str | int)]

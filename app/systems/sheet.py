@@ -108,6 +108,7 @@ class SheetEntry(BaseModel):
     """One card: an entry of the list (or, compact, identical entries with their count)."""
 
     key: str = Field(description="Stable id of the card in the sheet (the mode partie's).")
+    entry: int | None = Field(None, description="Index of the roster entry it shows.")
     name: str
     profile: str | None = None
     count: int
@@ -129,7 +130,7 @@ class SheetEntry(BaseModel):
 
     def same_as(self, other: "SheetEntry") -> bool:
         """Identical on paper: everything but the count and the points it adds."""
-        skip = {"key", "count", "points"}
+        skip = {"key", "entry", "count", "points"}
         return self.model_dump(exclude=skip) == other.model_dump(exclude=skip)
 
 
@@ -225,6 +226,7 @@ def _entry(index: int, line: SummaryLine, data: SheetData) -> SheetEntry:
     rules = [rule for rule in data.rules if rule.names() & parts]
     return SheetEntry(
         key=f"e{index}",
+        entry=line.entry,
         name=line.name,
         profile=line.profile,
         count=line.count,

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.settings import ROOT
 from app.systems.base import AnySystem
+from app.systems.play_traits import PlayTraits
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -48,6 +49,9 @@ class SystemSpec:
     # death): a battle line naming such an entry takes one figure out of it
     # (docs/campaigns.md « One figure of several »).
     figures_apart: bool = False
+    # What the play sheet and the mode partie need of it (app/systems/play_traits.py);
+    # None: they show the cards alone.
+    play: PlayTraits | None = None
 
     @property
     def data(self) -> Path:

@@ -18,7 +18,8 @@ from app.web.forms import int_or_raw, json_object
 
 
 class SystemForms(Protocol):
-    """The form fields a system adds to the roster editor (see app/systems/dcsystem/web.py)."""
+    """The form fields a system adds to the roster editor (its `SystemPages` subclass, in
+    app/systems/<id>/web.py)."""
 
     system_id: str
 
@@ -184,7 +185,7 @@ def entry_label(system: AnySystem, document: dict[str, Any], entry: dict[str, An
 
 
 def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:
-    """The summary lines of each entry (a No Limits unit shows as its troopers, then its
+    """The summary lines of each entry (a unit may show as its troopers, then its
     leader and specialists), by the entry index each line carries."""
     runs: list[list[SummaryLine]] = [[] for _ in range(entries)]
     for line in summary.lines if summary is not None else []:

@@ -46,7 +46,7 @@ def int_or_raw(value: Any) -> Any:
 
 def bounded_json(text: str, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
     """The JSON value of `text`, or None when it is not JSON or free_json_refusal refuses
-    it (nested deeper than `max_depth`, an integer over 2**53, a NaN or an infinity, a lone
+    it (nested deeper than `max_depth`, an integer over 2**53, a NaN or an Inf, a lone
     surrogate). Total: any string in, a value or None out, in time linear in the text."""
     try:
         value = json.loads(text)
@@ -118,7 +118,7 @@ _BOUNDS: dict[type[BaseModel], Bounds] = {}
 
 def count_bounds(model: type[BaseModel]) -> Bounds:
     """The allowed range of a roster's `points_limit` and of its entries' `count`, as its
-    JSON schema states them (No Limits formations: 1 to 20; DCSystem: 1 to 100)."""
+    JSON schema states them (a formation of 1 to 20, a fighter of 1 to 100...)."""
     if model not in _BOUNDS:
         _BOUNDS[model] = _schema_bounds(model.model_json_schema())
     return _BOUNDS[model]

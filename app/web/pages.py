@@ -56,7 +56,7 @@ def routers(
         rosters.router(dict(systems), pages),
         [
             router,
-            play.router(),
+            play.router,
             *(system_page.router() for system_page in pages.values()),
             library.router(systems),
             books.router(),

@@ -34,8 +34,8 @@ def split_references(text: str) -> tuple[str, str]:
 
 templates.env.filters["split_references"] = split_references
 
-# A summary line's damage track (No Limits: "Indicateur de dégâts : 1 2 3 Mv Ar / 6 7 Mv…",
-# app/systems/nolimits/summary.py): one row per " / ", one box per label.
+# A summary line's damage track ("Indicateur de dégâts : 1 2 3 Mv Ar / 6 7 Mv…", as a
+# system's summary writes it): one row per " / ", one box per label.
 DAMAGE_TRACK = "Indicateur de dégâts : "
 
 

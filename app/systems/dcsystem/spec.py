@@ -2,7 +2,8 @@
 
 from app.systems.dcsystem import build
 from app.systems.dcsystem.api import dcsystem_router
+from app.systems.dcsystem.play import PLAY
 from app.systems.dcsystem.web import DcsystemPages
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="dcsystem", build=build, pages=DcsystemPages, api=dcsystem_router)
+SPEC = SystemSpec(id="dcsystem", build=build, pages=DcsystemPages, api=dcsystem_router, play=PLAY)

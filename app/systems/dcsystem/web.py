@@ -1,13 +1,17 @@
-"""DCSystem pages: the fighter creator's form, the score form, and the fields the roster
-editor adds for this system (Renfort group, hidden moves, costing)."""
+"""DCSystem pages: the fighter creator's form, the score form, the fields the roster
+editor adds for this system (Renfort group, hidden moves, costing), and the odds page
+(/dcsystem/chances)."""
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from fastapi import APIRouter, Request, Response
 from starlette.datastructures import FormData
 
 from app.systems.dcsystem import DcSystem
+from app.systems.dcsystem.play import chances_context
 from app.web.forms import int_or_raw
+from app.web.render import render
 from app.web.system_pages import SystemPages, by_id
 
 
@@ -68,3 +72,21 @@ class DcsystemPages(SystemPages[DcSystem]):
             "hidden_moves_agreed": bool(form.get("hidden_moves_agreed")),
             "costing": form.get("costing") or "printed",
         }
+
+    def router(self) -> APIRouter:
+        router = super().router()
+
+        @router.get("/chances")
+        def chances(
+            request: Request,
+            rouges: str = "3",
+            bleus: str = "0",
+            blancs: str = "2",
+            reussite: str = "5+",
+        ) -> Response:
+            """Odds of a DCSystem pool: k successes and the PV they take off, exact."""
+            context = chances_context(rouges, bleus, blancs, reussite)
+            status = 422 if context["errors"] else 200
+            return render(request, "systems/dcsystem/chances.html", context, status=status)
+
+        return router

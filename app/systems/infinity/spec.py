@@ -2,6 +2,12 @@
 
 from app.systems.infinity import build
 from app.systems.infinity.web import InfinityPages
+from app.systems.play_traits import FigureState, PlayTraits
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="infinity", build=build, pages=InfinityPages)
+# L128-132: unconscious, dead.
+PLAY = PlayTraits(
+    states=(FigureState("Normal"), FigureState("Inconscient"), FigureState("Mort", out=True))
+)
+
+SPEC = SystemSpec(id="infinity", build=build, pages=InfinityPages, play=PLAY)

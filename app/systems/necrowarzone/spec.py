@@ -2,6 +2,7 @@
 
 from app.systems.necrowarzone import build
 from app.systems.necrowarzone.api import necrowarzone_router
+from app.systems.necrowarzone.play import PLAY
 from app.systems.necrowarzone.web import NecrowarzonePages
 from app.systems.spec import SystemSpec
 
@@ -11,4 +12,5 @@ SPEC = SystemSpec(
     pages=NecrowarzonePages,
     api=necrowarzone_router,
     figures_apart=True,  # each ganger has his own XP and injuries
+    play=PLAY,
 )
