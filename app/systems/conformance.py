@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.systems.base import AnySystem, ExampleRoster, PublishedProfile
+from app.systems.play_traits import FigureTraits, Played, PlayTraits
+from app.systems.sheet import Sheet, SheetData, build_sheet, load_sheet_data
 from app.systems.spec import TEMPLATES_DIR, SystemSpec
 
 T = TypeVar("T")
@@ -28,6 +30,8 @@ def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]
     if spec is not None:
         problems += _pages(system, spec)
         problems += _example_book(system, spec)
+        if spec.play is not None:
+            problems += _play_traits(system, spec, spec.play)
     return problems
 
 
@@ -162,6 +166,107 @@ def _pages(system: AnySystem, spec: SystemSpec) -> list[str]:
         for name in spec.pages(system).templates():
             if not (TEMPLATES_DIR / name).is_file():
                 problems.append(f"the pages declare {name}, which does not exist")
+    return problems
+
+
+def _played_examples(system: AnySystem, spec: SystemSpec) -> list[Played]:
+    """Each example roster as the play pages receive it: a share's snapshot and its sheet."""
+    try:
+        data = load_sheet_data(spec.data)
+    except (ValueError, ValidationError):  # a broken sheet.toml: start-up says which
+        data = SheetData(rules_file="")
+    played = []
+    for example in system.example_rosters():
+        roster = _parsed(system.roster_model, example.document, example.id)
+        if isinstance(roster, str):
+            continue  # _examples reports it
+        result = system.validate(roster)
+        frozen = {
+            "system": system.id,
+            "roster": roster.model_dump(mode="json"),
+            "validation": result.model_dump(mode="json"),
+            "summary": system.summarize(roster, result).model_dump(mode="json"),
+        }
+        played.append(Played(system, frozen, build_sheet(frozen, data)))
+    return played
+
+
+def _plain(value: Any) -> bool:
+    """Data a template reads as it is: dicts of strings, lists, tuples, numbers, text."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return all(_plain(item) for item in value)
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+def _play_states(play: PlayTraits) -> list[str]:
+    labels = [state.label for state in play.states]
+    if not play.states:
+        return []
+    problems = (
+        []
+        if all(labels) and len(set(labels)) == len(labels)
+        else ["play: states unnamed or named twice"]
+    )
+    if play.states[0].out:
+        problems.append("play: a figure starts out of the game (its first state is out)")
+    if not any(state.out for state in play.states):
+        problems.append("play: no state takes a figure out of the game")
+    return problems
+
+
+def _play_figure(traits: Any, where: str) -> list[str]:
+    if not isinstance(traits, FigureTraits):
+        return [f"{where}: figure() returned {type(traits).__name__}, not FigureTraits"]
+    ids = [counter.id for counter in traits.counters]
+    problems = [] if len(set(ids)) == len(ids) else [f"{where}: a counter id twice"]
+    for counter in traits.counters:
+        if not SNAKE.match(counter.id) or not counter.label or counter.max < 1:
+            problems.append(f"{where}: counter {counter.id!r} needs an id, a label, a max >= 1")
+    if not isinstance(traits.worth, int) or traits.worth < 0:
+        problems.append(f"{where}: worth {traits.worth!r} is not a whole number >= 0")
+    return problems
+
+
+def _play_traits(system: AnySystem, spec: SystemSpec, play: PlayTraits) -> list[str]:
+    """Every play trait the spec declares (app/systems/play_traits.py), on its examples."""
+    problems = _play_states(play)
+    ids = [panel.id for panel in play.panels]
+    if len(set(ids)) != len(ids) or not all(SNAKE.match(i) for i in ids):
+        problems.append(f"play: panel ids {ids} not snake_case or not unique")
+    for panel in play.panels:
+        if not (spec.templates / panel.template).is_file():
+            problems.append(
+                f"play: panel {panel.id} renders {panel.template}, which does not exist"
+            )
+    shown: set[str] = set()
+    worth = 0
+    for played in _played_examples(system, spec):
+        problems += _play_example(played, play, shown)
+        worth += sum(play.figure(played, entry).worth for entry in played.sheet.entries)
+    problems += [f"play: panel {i} shows nothing on any example" for i in ids if i not in shown]
+    if play.opponent_score and not worth:
+        problems.append("play: an opponent's score, but no figure of the examples is worth any")
+    return problems
+
+
+def _play_example(played: Played, play: PlayTraits, shown: set[str]) -> list[str]:
+    sheet: Sheet = played.sheet
+    where = f"play, example {sheet.name!r}"
+    problems = []
+    for entry in sheet.entries:
+        problems += _play_figure(play.figure(played, entry), f"{where}, {entry.name}")
+    rout = play.rout(played)
+    if rout is not None and (not isinstance(rout, int) or not 0 < rout <= sheet.figures):
+        problems.append(f"{where}: rout {rout!r} is not a count of its {sheet.figures} figures")
+    for panel in play.panels:
+        data = panel.build(played)
+        if data is None:
+            continue
+        shown.add(panel.id)
+        if not isinstance(data, dict) or not _plain(data):
+            problems.append(f"{where}: panel {panel.id} is not a dict of plain data")
     return problems
 
 

@@ -4,6 +4,7 @@ A new system gets these tests by being registered in app/systems/registry.py; wh
 built, `python -m app.systems.conformance` says the same.
 """
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -12,7 +13,9 @@ from fastapi.testclient import TestClient
 from app.catalogues import CatalogueError, load_systems, read_system_data
 from app.systems.base import AnySystem
 from app.systems.conformance import check_system
+from app.systems.play_traits import Counter, FigureState, FigureTraits, Played, PlayTraits
 from app.systems.registry import SPECS
+from app.systems.sheet import SheetEntry
 from app.systems.spec import SystemSpec
 
 SPEC_IDS = [spec.id for spec in SPECS]
@@ -130,3 +133,47 @@ def test_catalogue_problems_are_all_reported_at_once(tmp_path: Any) -> None:
         load_systems(tmp_path)
     assert len(raised.value.problems) == 2 * len(SPECS)
     assert all("catalogue.toml" in problem for problem in raised.value.problems)
+
+
+def test_check_system_holds_the_play_traits(systems: dict[str, AnySystem]) -> None:
+    """Issue 27: a system's play traits (app/systems/play_traits.py) are checked like its
+    pages: a panel whose template is missing, one that never shows on the examples or gives
+    other than plain data, a figure's counter without a max, a rout test of more figures than
+    the list has, states that start out of the game, a score no figure is worth."""
+    real = next(spec for spec in SPECS if spec.play is not None and spec.play.panels)
+    assert real.play is not None
+    system = systems[real.id]
+    panel = real.play.panels[0]
+
+    def check(play: PlayTraits) -> list[str]:
+        return check_system(system, dataclasses.replace(real, play=play))
+
+    missing = dataclasses.replace(panel, template="nowhere.html")
+    problems = check(dataclasses.replace(real.play, panels=(missing,)))
+    assert problems == [f"play: panel {panel.id} renders nowhere.html, which does not exist"]
+
+    never = dataclasses.replace(panel, build=lambda played: None)
+    assert check(dataclasses.replace(real.play, panels=(never,))) == [
+        f"play: panel {panel.id} shows nothing on any example"
+    ]
+    odd = dataclasses.replace(panel, build=lambda played: {"rows": {1, 2}})
+    assert all(
+        "is not a dict of plain data" in p
+        for p in check(dataclasses.replace(real.play, panels=(odd,)))
+    )
+
+    def no_max(played: Played, entry: SheetEntry) -> FigureTraits:
+        return FigureTraits(counters=(Counter("pv", "PV perdus", 0),))
+
+    assert any("max >= 1" in p for p in check(PlayTraits(figure=no_max)))
+    assert any("is not a count of its" in p for p in check(PlayTraits(rout=lambda p: 10_000)))
+    assert check(PlayTraits(states=(FigureState("Mort", out=True), FigureState("Debout")))) == [
+        "play: a figure starts out of the game (its first state is out)"
+    ]
+    assert check(PlayTraits(states=(FigureState("Debout"),))) == [
+        "play: no state takes a figure out of the game"
+    ]
+    assert check(PlayTraits(opponent_score=True)) == [
+        "play: an opponent's score, but no figure of the examples is worth any"
+    ]
+    assert check(PlayTraits()) == []
