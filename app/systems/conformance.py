@@ -201,14 +201,13 @@ def _plain(value: Any) -> bool:
 
 
 def _play_states(play: PlayTraits) -> list[str]:
-    labels = [state.label for state in play.states]
+    """The states of a figure, and what a rout test says it counts."""
+    problems = [] if play.rout is None or play.rout.counts else ["play: a rout test counts what?"]
     if not play.states:
-        return []
-    problems = (
-        []
-        if all(labels) and len(set(labels)) == len(labels)
-        else ["play: states unnamed or named twice"]
-    )
+        return problems
+    labels = [state.label for state in play.states]
+    if not all(labels) or len(set(labels)) != len(labels):
+        problems.append("play: states unnamed or named twice")
     if play.states[0].out:
         problems.append("play: a figure starts out of the game (its first state is out)")
     if not any(state.out for state in play.states):
@@ -257,7 +256,7 @@ def _play_example(played: Played, play: PlayTraits, shown: set[str]) -> list[str
     problems = []
     for entry in sheet.entries:
         problems += _play_figure(play.figure(played, entry), f"{where}, {entry.name}")
-    rout = play.rout(played)
+    rout = play.rout.threshold(played) if play.rout else None
     if rout is not None and (not isinstance(rout, int) or not 0 < rout <= sheet.figures):
         problems.append(f"{where}: rout {rout!r} is not a count of its {sheet.figures} figures")
     for panel in play.panels:

@@ -86,12 +86,25 @@ class Panel:
     build: Callable[[Played], dict[str, Any] | None]
 
 
+@dataclass(frozen=True)
+class RoutTest:
+    """A test the side takes once enough of its figures are down: the mode partie counts the
+    figures out of the game or in the second of the `states`, and warns at the threshold."""
+
+    threshold: Callable[[Played], int | None]  # None: no test for this list
+    counts: str  # what the count is of, as the page says it: « au tapis ou hors de combat »
+    source: str = ""  # the rule's lines: « L84 »
+
+
+@dataclass(frozen=True)
+class OpponentScore:
+    """The opponent scores the `worth` of each figure out of the game, at the end."""
+
+    source: str = ""  # the rule's lines: « L310-312 »
+
+
 def no_figure_traits(played: Played, entry: SheetEntry) -> FigureTraits:
     return FigureTraits()
-
-
-def no_rout(played: Played) -> int | None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -100,15 +113,15 @@ class PlayTraits:
 
     `states`: the states a figure goes through, the first being the one it starts in (none:
     the mode partie shows no state buttons). `figure`: each card's counters and worth.
-    `rout`: how many figures down or out call for a rout test (None: no such test).
-    `panels`: the references printed under the cards. `opponent_score`: the mode partie
-    adds up the `worth` of the figures out as the opponent's end-of-game score."""
+    `rout`: the rout test, if the system has one. `panels`: the references printed under
+    the cards. `opponent_score`: when given, the mode partie adds up the `worth` of the
+    figures out as the opponent's end-of-game score."""
 
     states: tuple[FigureState, ...] = ()
     figure: Callable[[Played, SheetEntry], FigureTraits] = no_figure_traits
-    rout: Callable[[Played], int | None] = no_rout
+    rout: RoutTest | None = None
     panels: tuple[Panel, ...] = field(default=())
-    opponent_score: bool = False
+    opponent_score: OpponentScore | None = None
 
 
 NO_PLAY_TRAITS = PlayTraits()

@@ -81,7 +81,8 @@ def play_context(request: Request, snapshot: dict[str, Any], sheet: Sheet) -> di
     return {
         "sheet": sheet,
         "game": game_entries(played, traits),
-        "rout": traits.rout(played),
+        "rout": traits.rout.threshold(played) if traits.rout else None,
+        "rout_test": traits.rout,
         "panels": panels,
         "opponent_score": traits.opponent_score,
     }

@@ -13,7 +13,15 @@ from fastapi.testclient import TestClient
 from app.catalogues import CatalogueError, load_systems, read_system_data
 from app.systems.base import AnySystem
 from app.systems.conformance import check_system
-from app.systems.play_traits import Counter, FigureState, FigureTraits, Played, PlayTraits
+from app.systems.play_traits import (
+    Counter,
+    FigureState,
+    FigureTraits,
+    OpponentScore,
+    Played,
+    PlayTraits,
+    RoutTest,
+)
 from app.systems.registry import SPECS
 from app.systems.sheet import SheetEntry
 from app.systems.spec import SystemSpec
@@ -166,14 +174,17 @@ def test_check_system_holds_the_play_traits(systems: dict[str, AnySystem]) -> No
         return FigureTraits(counters=(Counter("pv", "PV perdus", 0),))
 
     assert any("max >= 1" in p for p in check(PlayTraits(figure=no_max)))
-    assert any("is not a count of its" in p for p in check(PlayTraits(rout=lambda p: 10_000)))
+    too_many = RoutTest(lambda played: 10_000, "perdus")
+    assert any("is not a count of its" in p for p in check(PlayTraits(rout=too_many)))
+    unsaid = RoutTest(lambda played: None, "")
+    assert check(PlayTraits(rout=unsaid)) == ["play: a rout test counts what?"]
     assert check(PlayTraits(states=(FigureState("Mort", out=True), FigureState("Debout")))) == [
         "play: a figure starts out of the game (its first state is out)"
     ]
     assert check(PlayTraits(states=(FigureState("Debout"),))) == [
         "play: no state takes a figure out of the game"
     ]
-    assert check(PlayTraits(opponent_score=True)) == [
+    assert check(PlayTraits(opponent_score=OpponentScore())) == [
         "play: an opponent's score, but no figure of the examples is worth any"
     ]
     assert check(PlayTraits()) == []

@@ -94,6 +94,25 @@ def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
     assert "Jeu jouet" in home.text and "/toy/createur" not in home.text
 
 
+def test_toy_plays_through_its_play_traits(toy_client: TestClient) -> None:
+    """Issue 27: the play sheet and the mode partie of a system they never name, from the
+    traits its spec declares (tests/toy/play.py): states, a counter whose max is the frozen
+    strength, a rout test at half the squad."""
+    squad = {"unit": "soldat_de_plomb", "count": 3}
+    document = {"system": "toy", "name": "Plomb", "entries": [squad]}
+    body = toy_client.post("/api/v1/rosters", json=document).json()
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    code = toy_client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth).json()["code"]
+    assert toy_client.get(f"/s/{code}/feuille").status_code == 200
+    game = toy_client.get(f"/s/{code}/partie").text
+    assert 'data-rout="2"' in game and "test de déroute à 2" in game
+    assert (
+        game.count('<div class="counter" data-counter="strength" data-max="3" data-out="1">') == 3
+    )
+    assert game.count('data-state="1" data-out="1" aria-pressed="false">Renversé</button>') == 3
+    assert 'id="score"' not in game and "<h2>Chances</h2>" not in game
+
+
 def test_summaries_show_each_group_once(systems: dict[str, Any]) -> None:
     """Entries of one combat group sent apart are read together, in first-seen order."""
     infinity = systems["infinity"]

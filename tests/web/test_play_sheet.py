@@ -231,3 +231,14 @@ def test_a_list_and_its_share_are_one_game_until_its_figures_change(client: Test
     first = document["entries"][0]
     replace(document | {"entries": [first | {"count": first["count"] + 1}]})
     assert key(f"/r/{created['id']}/partie") != public  # other figures: another game
+
+
+def test_a_gang_of_four_has_its_rout_test_at_one(client: TestClient) -> None:
+    """Issue 27: the rout threshold is the validation's value (L84: 25 % of 4 is 1); read
+    back from the plural label « pertes pour un test de déroute », a gang of one to four
+    figures (« 1 perte pour un test de déroute ») had no rout test in its mode partie."""
+    codes = shared_examples(client, "necrowarzone")
+    games = [client.get(f"/s/{code}/partie").text for code in codes]
+    small = next(game for game in games if "/ 4 figurines" in game)
+    assert 'data-rout="1"' in small
+    assert "test de déroute à 1 (L84)" in small

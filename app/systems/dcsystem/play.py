@@ -24,6 +24,7 @@ from app.systems.inputs import is_digits
 from app.systems.play_traits import (
     Counter,
     FigureTraits,
+    OpponentScore,
     Panel,
     Played,
     PlayTraits,
@@ -86,7 +87,7 @@ def odds_panel(played: Played) -> dict[str, Any] | None:
 PLAY = PlayTraits(
     figure=figure,
     panels=(Panel("odds", "odds_table.html", odds_panel),),
-    opponent_score=True,
+    opponent_score=OpponentScore(source="L310-312"),
 )
 
 

@@ -23,6 +23,7 @@ from app.systems.play_traits import (
     Panel,
     Played,
     PlayTraits,
+    RoutTest,
     fraction_text,
 )
 from app.systems.sheet import SheetEntry
@@ -96,6 +97,6 @@ PLAY = PlayTraits(
     # L78-80: a light wound, down, out of action.
     states=(FigureState("Debout"), FigureState("Au tapis"), FigureState("Hors de combat", True)),
     figure=figure,
-    rout=rout,
+    rout=RoutTest(rout, "au tapis ou hors de combat", "L84"),
     panels=(Panel("to_hit", "to_hit_table.html", to_hit_panel),),
 )
