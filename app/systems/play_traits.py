@@ -12,7 +12,7 @@ system's own models (the frozen validation, its catalogue), never from a display
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -120,7 +120,7 @@ class PlayTraits:
     states: tuple[FigureState, ...] = ()
     figure: Callable[[Played, SheetEntry], FigureTraits] = no_figure_traits
     rout: RoutTest | None = None
-    panels: tuple[Panel, ...] = field(default=())
+    panels: tuple[Panel, ...] = ()
     opponent_score: OpponentScore | None = None
 
 
