@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     # Prefix of the counters' keys in the storage (several deployments sharing one Redis).
     rate_limit_key_prefix: str = "caserne"
     # Limits in the `limits` notation ("30/minute;200/hour"), per client address; "" turns
-    # one off. The routes each counts: app/security/ratelimit.py's ROUTES (README's table).
+    # one off. The routes each counts: app/security/routes.py's ROUTES (README's table).
     # Creation: new rosters, carnets, books, campaigns, and every copy of one.
     rate_limit_create: str = "30/minute;200/hour"
     # New shares: of a list (API, the editor's "Partager"), of a book ("Publier").
