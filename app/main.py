@@ -90,7 +90,11 @@ def create_app(
     app.state.systems = systems
     app.state.sheets = load_play_sheets(specs)
     app.state.example_books = load_books(systems, specs)
-    app.state.engine = engine or make_engine(settings.database_url)
+    app.state.engine = engine or make_engine(
+        settings.database_url,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
+    )
     app.state.session_factory = session_factory(app.state.engine)
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)
     app.state.heavy_queue = heavy.queue_of(settings)

@@ -15,6 +15,12 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = f"sqlite:///{ROOT / 'caserne.sqlite3'}"
+    # PostgreSQL only: connections each process keeps open, and how many more it may open at
+    # a peak (SQLAlchemy's pool_size and max_overflow). A process holds up to their sum:
+    # processes × (pool + overflow) must stay under the server's max_connections (100 by
+    # default), or under PgBouncer's pool when it sits in front (README « PostgreSQL »).
+    database_pool_size: int = Field(default=10, ge=1, le=200)
+    database_max_overflow: int = Field(default=10, ge=0, le=200)
     # Public base URL used in share links and exports (e.g. "https://caserne.example").
     # Empty: taken from each request.
     public_url: str = ""
