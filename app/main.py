@@ -94,6 +94,7 @@ def create_app(
         settings.database_url,
         pool_size=settings.database_pool_size,
         max_overflow=settings.database_max_overflow,
+        prepare_threshold=settings.database_prepare_threshold,
     )
     app.state.session_factory = session_factory(app.state.engine)
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)

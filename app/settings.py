@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     # default), or under PgBouncer's pool when it sits in front (README « PostgreSQL »).
     database_pool_size: int = Field(default=10, ge=1, le=200)
     database_max_overflow: int = Field(default=10, ge=0, le=200)
+    # PostgreSQL only: psycopg prepares a statement on a connection after it ran this many
+    # times there; 0 turns that off (PgBouncer in transaction mode before 1.21, or without
+    # max_prepared_statements, cannot keep prepared statements between transactions).
+    database_prepare_threshold: int = Field(default=5, ge=0, le=1000)
     # Public base URL used in share links and exports (e.g. "https://caserne.example").
     # Empty: taken from each request.
     public_url: str = ""

@@ -8,6 +8,7 @@ from sqlalchemy.pool import QueuePool
 
 from app.db import make_engine
 from app.settings import Settings
+from tests.conftest import DATABASE_URL, ON_POSTGRES
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -58,3 +59,19 @@ def test_out_of_range_sizes_are_refused(
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_prepared_statements_can_be_turned_off() -> None:
+    """DATABASE_PREPARE_THRESHOLD=0 for PgBouncer in transaction mode: psycopg then never
+    prepares (its `prepare_threshold` None), on a real connection."""
+    if not ON_POSTGRES:
+        pytest.skip("a PostgreSQL connection's own setting")
+    for threshold, expected in ((0, None), (5, 5)):
+        engine = make_engine(DATABASE_URL, prepare_threshold=threshold)
+        try:
+            with engine.connect() as connection:
+                raw = connection.connection.dbapi_connection
+                assert raw is not None
+                assert raw.prepare_threshold == expected  # type: ignore[attr-defined]
+        finally:
+            engine.dispose()
