@@ -35,8 +35,13 @@ def written_json(value: Any) -> str:
     return count_written(json.dumps(value))
 
 
-def make_engine(url: str) -> Engine:
-    """Engine for SQLite (embedded default) or PostgreSQL (scale-out), one code path."""
+def make_engine(
+    url: str, *, pool_size: int = 10, max_overflow: int = 10, prepare_threshold: int = 5
+) -> Engine:
+    """Engine for SQLite (embedded default) or PostgreSQL (scale-out), one code path.
+    `pool_size` and `max_overflow` size PostgreSQL's pool (settings DATABASE_POOL_SIZE and
+    DATABASE_MAX_OVERFLOW), `prepare_threshold` psycopg's (0: never prepare, for PgBouncer in
+    transaction mode); SQLite keeps one connection per thread of the pool."""
     if url.startswith("sqlite"):
         in_memory = url in ("sqlite://", "sqlite:///:memory:")
         options: dict[str, Any] = {
@@ -66,7 +71,12 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(
-        url, pool_pre_ping=True, pool_size=10, max_overflow=10, json_serializer=written_json
+        url,
+        pool_pre_ping=True,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        json_serializer=written_json,
+        connect_args={"prepare_threshold": prepare_threshold or None},
     )
 
 

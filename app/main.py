@@ -92,7 +92,12 @@ def create_app(
     # What the play sheet and the mode partie need of each system (app/systems/play_traits.py).
     app.state.play_traits = {spec.id: spec.play for spec in specs if spec.play is not None}
     app.state.example_books = load_books(systems, specs)
-    app.state.engine = engine or make_engine(settings.database_url)
+    app.state.engine = engine or make_engine(
+        settings.database_url,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
+        prepare_threshold=settings.database_prepare_threshold,
+    )
     app.state.session_factory = session_factory(app.state.engine)
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)
     app.state.heavy_queue = heavy.queue_of(settings)

@@ -9,7 +9,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from app.security.ratelimit import may_be_limited
+from app.security.routes import may_be_limited
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 

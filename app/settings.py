@@ -15,6 +15,16 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = f"sqlite:///{ROOT / 'caserne.sqlite3'}"
+    # PostgreSQL only: connections each process keeps open, and how many more it may open at
+    # a peak (SQLAlchemy's pool_size and max_overflow). A process holds up to their sum:
+    # processes × (pool + overflow) must stay under the server's max_connections (100 by
+    # default), or under PgBouncer's pool when it sits in front (README « PostgreSQL »).
+    database_pool_size: int = Field(default=10, ge=1, le=200)
+    database_max_overflow: int = Field(default=10, ge=0, le=200)
+    # PostgreSQL only: psycopg prepares a statement on a connection after it ran this many
+    # times there; 0 turns that off (PgBouncer in transaction mode before 1.21, or without
+    # max_prepared_statements, cannot keep prepared statements between transactions).
+    database_prepare_threshold: int = Field(default=5, ge=0, le=1000)
     # Public base URL used in share links and exports (e.g. "https://caserne.example").
     # Empty: taken from each request.
     public_url: str = ""
@@ -50,7 +60,7 @@ class Settings(BaseSettings):
     # Prefix of the counters' keys in the storage (several deployments sharing one Redis).
     rate_limit_key_prefix: str = "caserne"
     # Limits in the `limits` notation ("30/minute;200/hour"), per client address; "" turns
-    # one off. The routes each counts: app/security/ratelimit.py's ROUTES (README's table).
+    # one off. The routes each counts: app/security/routes.py's ROUTES (README's table).
     # Creation: new rosters, carnets, books, campaigns, and every copy of one.
     rate_limit_create: str = "30/minute;200/hour"
     # New shares: of a list (API, the editor's "Partager"), of a book ("Publier").

@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
@@ -92,8 +92,16 @@ class CarnetRoster(SQLModel, table=True):
 class Share(SQLModel, table=True):
     """An immutable snapshot of a roster and its validation, behind a short public code."""
 
+    # A list's newest share (every editor view, every count save) and its share of one exact
+    # snapshot are index lookups, whatever the number of its shares (a gang gets one per
+    # battle): revision 0007.
+    __table_args__ = (
+        Index("ix_share_roster_id_created_at", "roster_id", "created_at"),
+        Index("ix_share_roster_id_etag", "roster_id", "etag"),
+    )
+
     code: str = Field(primary_key=True, max_length=16)
-    roster_id: str | None = Field(default=None, max_length=32, index=True)
+    roster_id: str | None = Field(default=None, max_length=32)
     system: str = Field(max_length=32)
     catalogue_version: str = Field(max_length=64)
     snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
@@ -134,9 +142,11 @@ class BookShare(SQLModel, table=True):
     its book (no foreign key: deleting a book keeps what was published)."""
 
     __tablename__ = "book_share"
+    # A book's newest version: an index lookup (revision 0007).
+    __table_args__ = (Index("ix_book_share_book_id_created_at", "book_id", "created_at"),)
 
     code: str = Field(primary_key=True, max_length=16)
-    book_id: str = Field(max_length=32, index=True)
+    book_id: str = Field(max_length=32)
     version: int
     system: str = Field(max_length=32)
     snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))

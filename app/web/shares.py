@@ -78,6 +78,13 @@ def share_json(shared: Share) -> dict[str, Any]:
     }
 
 
+def page_headers(request: Request, etag: str) -> dict[str, str]:
+    """A share page's caching headers: immutable, but per Cookie (a browser whose carnet owns
+    the list gets its own page, with « Modifier »; a shared cache must not answer it with
+    the public one, issue 29)."""
+    return {**immutable_headers(request, etag), "Vary": "Cookie"}
+
+
 def router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
     # Bounded in bytes: 100,000 ETags weigh ~7 MB; rendered pages at most 32 MB per process.
@@ -116,7 +123,7 @@ def router() -> APIRouter:
         creator_view = CARNET_COOKIE in request.cookies
         etag = etags.get(code)
         if etag is not None and not creator_view:
-            headers = immutable_headers(request, etag)
+            headers = page_headers(request, etag)
             if not_modified(request, etag):
                 return Response(status_code=304, headers=headers)
         base = public_base(request)
@@ -142,11 +149,15 @@ def router() -> APIRouter:
             # changes then, so it is neither remembered nor served as immutable.
             latest = "-".join(newer.latest for newer in books[1])
             etag = f"{shared.etag}-html-{hashlib.sha256(latest.encode()).hexdigest()[:16]}"
-            headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={BOOK_MAX_AGE}"}
+            headers = {
+                "ETag": f'"{etag}"',
+                "Cache-Control": f"public, max-age={BOOK_MAX_AGE}",
+                "Vary": "Cookie",
+            }
         else:
             etag = f"{shared.etag}-html"
             etags.put(code, etag)
-            headers = immutable_headers(request, etag)
+            headers = page_headers(request, etag)
         if not creator_view and not_modified(request, etag):
             return Response(status_code=304, headers=headers)
         summary = RosterSummary.model_validate(shared.snapshot["summary"])
@@ -170,6 +181,7 @@ def router() -> APIRouter:
             # The owner's page says « Modifier »: never kept by a shared cache.
             response = render(request, "share/page.html", context)
             response.headers["Cache-Control"] = "private, no-store"
+            response.headers["Vary"] = "Cookie"
             return response
         response = render(request, "share/page.html", context, headers=headers)
         if books is None:

@@ -1,6 +1,6 @@
 """Every unsafe route of the app is counted by a limit, or stores nothing (issue 25, item 3:
 18 POST routes were counted by none). The tests walk the real app's routes, not a list of
-ours: a route added later that is neither in ratelimit.ROUTES nor in COMPUTE_ONLY fails
+ours: a route added later that is neither in app/security/routes.py ROUTES nor in COMPUTE_ONLY fails
 them, and every counted route meets 429 past its limit."""
 
 import json
@@ -13,7 +13,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.security.ratelimit import COMPUTE_ONLY, ROUTES, Limits, Route
+from app.security.ratelimit import Limits
+from app.security.routes import COMPUTE_ONLY, ROUTES, Route
 from tests.api.test_campaigns import campaign_of, orlocks, stored
 from tests.api.test_carnets import make_carnet
 from tests.security.test_ratelimit import ADDRESS, from_addresses
@@ -47,7 +48,7 @@ def test_every_unsafe_route_is_counted_or_computes_only(app: FastAPI) -> None:
         if not counting(method, sample_path(path))
         and not counting(method, sample_path(path), COMPUTE_ONLY)
     ]
-    assert uncounted == [], "add these routes to app/security/ratelimit.py's ROUTES"
+    assert uncounted == [], "add these routes to app/security/routes.py's ROUTES"
     both = [
         f"{method} {path}"
         for method, path in routes

@@ -131,6 +131,32 @@ def test_the_share_page_offers_its_owner_modifier(browser: TestClient, app: Any)
         assert public.headers["cache-control"] == "public, max-age=86400, immutable"
 
 
+def varies(response: Any) -> list[str]:
+    return [name.strip() for name in response.headers.get("vary", "").split(",")]
+
+
+def test_the_share_page_varies_by_cookie(browser: TestClient, app: Any) -> None:
+    """Its owner's variant (« Modifier ») and the public one share a URL: every answer says
+    `Vary: Cookie`, so a cache in front never hands the public page to the owner (issue 29),
+    the public page's first answer, its remembered one and its 304 alike."""
+    created = browser.post(
+        "/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"}
+    )
+    editor = str(created.headers["location"])
+    version = browser.get(editor).text.split('name="version" value="', 1)[1].split('"')[0]
+    code = str(
+        browser.post(editor, data={"action": "share", "version": version}).headers["location"]
+    )
+    assert "Cookie" in varies(browser.get(code))
+    with TestClient(app) as stranger:
+        first = stranger.get(code)
+        again = stranger.get(code)
+        unchanged = stranger.get(code, headers={"If-None-Match": first.headers["etag"]})
+    assert (first.status_code, again.status_code, unchanged.status_code) == (200, 200, 304)
+    assert all("Cookie" in varies(r) for r in (first, again, unchanged))
+    assert first.headers["cache-control"] == "public, max-age=86400, immutable"
+
+
 def test_error_pages_name_413_and_429() -> None:
     assert MESSAGES[413] == "Requête trop volumineuse."
     assert MESSAGES[429] == "Trop de requêtes."

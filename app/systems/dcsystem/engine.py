@@ -96,46 +96,10 @@ def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> DcsystemFigh
     breakdown = [
         CostLine(id=f"niveau_{rule.level}", label=f"Niveau {rule.level}", points=rule.points)
     ]
-    issues: list[Issue] = []
-    chosen: list[Item] = []
-    for index, item_id in enumerate(fighter.items):
-        item = catalogue.item(item_id)
-        if item in chosen:
-            issues.append(
-                error("duplicate_item", f"« {item.name} » est déjà choisi.", f"items[{index}]")
-            )
-            continue
-        chosen.append(item)
-
+    chosen, issues = _chosen_items(catalogue, fighter.items)
     # Grenade and mortier bring their handicap with them, free and outside the limit (note 3).
     bundled: dict[str, Item] = {item.brings: item for item in chosen if item.brings is not None}
-    for item in chosen:
-        if item.id in bundled:
-            carrier = bundled[item.id]
-            breakdown.append(
-                CostLine(
-                    id=item.id, label=f"{item.name} (déjà donnée par {carrier.name})", points=0
-                )
-            )
-            issues.append(
-                warning(
-                    "handicap_already_given",
-                    f"{carrier.name} donne déjà le handicap « {item.name} » : il ne rapporte rien.",
-                    f"items[{fighter.items.index(item.id)}]",
-                )
-            )
-        else:
-            breakdown.append(CostLine(id=item.id, label=item.name, points=item.points))
-    for handicap_id, carrier in bundled.items():
-        if all(item.id != handicap_id for item in chosen):
-            handicap = catalogue.item(handicap_id)
-            breakdown.append(
-                CostLine(
-                    id=handicap.id,
-                    label=f"{handicap.name} (comprise avec {carrier.name})",
-                    points=0,
-                )
-            )
+    issues += _item_lines(catalogue, fighter.items, chosen, bundled, breakdown)
 
     dice = fighter_dice(catalogue, fighter.level, chosen)
     if dice.white == 0:
@@ -162,6 +126,61 @@ def cost_fighter(catalogue: Catalogue, fighter: DcsystemFighter) -> DcsystemFigh
         level=fighter.level, dice=dice, slots=slots, weapons=weapon_dice(chosen)
     )
     return DcsystemFighterCost(points=points, breakdown=breakdown, derived=derived, issues=issues)
+
+
+def _chosen_items(catalogue: Catalogue, item_ids: Sequence[str]) -> tuple[list[Item], list[Issue]]:
+    """The fighter's items in order, each once (a second choice of one is an issue)."""
+    issues: list[Issue] = []
+    chosen: list[Item] = []
+    for index, item_id in enumerate(item_ids):
+        item = catalogue.item(item_id)
+        if item in chosen:
+            issues.append(
+                error("duplicate_item", f"« {item.name} » est déjà choisi.", f"items[{index}]")
+            )
+            continue
+        chosen.append(item)
+    return chosen, issues
+
+
+def _item_lines(
+    catalogue: Catalogue,
+    item_ids: Sequence[str],
+    chosen: Sequence[Item],
+    bundled: dict[str, Item],
+    breakdown: list[CostLine],
+) -> list[Issue]:
+    """One cost line per item (a handicap an item already brings is free), then the free line
+    of each brought handicap not chosen; the issues of handicaps chosen twice that way."""
+    issues: list[Issue] = []
+    for item in chosen:
+        if item.id in bundled:
+            carrier = bundled[item.id]
+            breakdown.append(
+                CostLine(
+                    id=item.id, label=f"{item.name} (déjà donnée par {carrier.name})", points=0
+                )
+            )
+            issues.append(
+                warning(
+                    "handicap_already_given",
+                    f"{carrier.name} donne déjà le handicap « {item.name} » : il ne rapporte rien.",
+                    f"items[{list(item_ids).index(item.id)}]",
+                )
+            )
+        else:
+            breakdown.append(CostLine(id=item.id, label=item.name, points=item.points))
+    for handicap_id, carrier in bundled.items():
+        if all(item.id != handicap_id for item in chosen):
+            handicap = catalogue.item(handicap_id)
+            breakdown.append(
+                CostLine(
+                    id=handicap.id,
+                    label=f"{handicap.name} (comprise avec {carrier.name})",
+                    points=0,
+                )
+            )
+    return issues
 
 
 def _slots(

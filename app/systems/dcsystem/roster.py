@@ -22,7 +22,7 @@ from app.systems.base import (
     warning,
 )
 from app.systems.catalogued import RosterBase, empty_roster, over_points_limit
-from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue
+from app.systems.dcsystem.catalogue import HIDDEN_MOVE_IDS, Catalogue, HiddenMove
 from app.systems.dcsystem.engine import (
     DcsystemFighter,
     DcsystemFighterCost,
@@ -171,36 +171,7 @@ def validate_roster(
 
     reinforcement_points = sum(e.unit_points * e.count for e in entries if not e.counted)
     renfort = next((move for move in moves if move.reinforcement_limit is not None), None)
-    reinforcement_indexes = [i for i, e in enumerate(roster.entries) if e.group == "renfort"]
-    if reinforcement_indexes and renfort is None:
-        for i in reinforcement_indexes:
-            missing = error(
-                "reinforcement_without_hidden_move",
-                "Le groupe Renfort demande le coup caché « Renfort » (L359).",
-                f"entries[{i}].group",
-            )
-            # A copy: the entry's own result may be the memory's (app/systems/memo.py).
-            entries[i] = entries[i].model_copy(update={"issues": [*entries[i].issues, missing]})
-    if renfort is not None and renfort.reinforcement_limit is not None:
-        limit = renfort.reinforcement_limit
-        if reinforcement_points > limit:
-            path = f"extras.hidden_moves[{extras.hidden_moves.index(renfort.id)}]"
-            roster_issues.append(
-                error(
-                    "reinforcement_over_limit",
-                    f"Le groupe Renfort vaut {reinforcement_points} points pour {limit} au plus "
-                    f"({reinforcement_points - limit} de trop).",
-                    path,
-                )
-            )
-        if not reinforcement_indexes:
-            roster_issues.append(
-                warning(
-                    "reinforcement_group_empty",
-                    "Coup caché « Renfort » acheté sans figurine dans le groupe Renfort.",
-                    f"extras.hidden_moves[{extras.hidden_moves.index(renfort.id)}]",
-                )
-            )
+    roster_issues += _reinforcement_issues(roster, extras, entries, renfort, reinforcement_points)
 
     hidden_points = sum(move.points for move in moves)
     points = sum(e.points for e in entries) + hidden_points
@@ -214,6 +185,50 @@ def validate_roster(
         reinforcement_limit=renfort.reinforcement_limit if renfort else None,
     )
     return DcsystemResult.of(roster, points, roster_issues, entries, derived)
+
+
+def _reinforcement_issues(
+    roster: RosterShape,
+    extras: DcsystemExtras,
+    entries: list[DcsystemEntryResult],
+    renfort: HiddenMove | None,
+    reinforcement_points: int,
+) -> list[Issue]:
+    """The Renfort group's issues (L359): an entry in it without the hidden move (added to
+    that entry's result, in place in `entries`), the group over its limit or empty."""
+    roster_issues: list[Issue] = []
+    reinforcement_indexes = [i for i, e in enumerate(roster.entries) if e.group == "renfort"]
+    if reinforcement_indexes and renfort is None:
+        for i in reinforcement_indexes:
+            missing = error(
+                "reinforcement_without_hidden_move",
+                "Le groupe Renfort demande le coup caché « Renfort » (L359).",
+                f"entries[{i}].group",
+            )
+            # A copy: the entry's own result may be the memory's (app/systems/memo.py).
+            entries[i] = entries[i].model_copy(update={"issues": [*entries[i].issues, missing]})
+    if renfort is None or renfort.reinforcement_limit is None:
+        return roster_issues
+    path = f"extras.hidden_moves[{extras.hidden_moves.index(renfort.id)}]"
+    limit = renfort.reinforcement_limit
+    if reinforcement_points > limit:
+        roster_issues.append(
+            error(
+                "reinforcement_over_limit",
+                f"Le groupe Renfort vaut {reinforcement_points} points pour {limit} au plus "
+                f"({reinforcement_points - limit} de trop).",
+                path,
+            )
+        )
+    if not reinforcement_indexes:
+        roster_issues.append(
+            warning(
+                "reinforcement_group_empty",
+                "Coup caché « Renfort » acheté sans figurine dans le groupe Renfort.",
+                path,
+            )
+        )
+    return roster_issues
 
 
 def _hidden_move_issues(catalogue: Catalogue, extras: DcsystemExtras) -> list[Issue]:

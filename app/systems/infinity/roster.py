@@ -139,31 +139,7 @@ def validate_roster(
     `memo`: a memory of placed entries' results, each a function of the entry, its index,
     its trooper and the issues the list gives it (app/systems/memo.py)."""
     rules = catalogue.rules
-    placed: list[Placed] = []
-    results: dict[int, InfinityEntryResult] = {}
-    for index, entry in enumerate(roster.entries):
-        trooper = resolve_unit(catalogue, roster, entry.unit)
-        option = trooper.option(entry.option) if trooper is not None else None
-        if trooper is None or option is None:
-            results[index] = _unresolved_result(rules, index, entry, trooper)
-        else:
-            placed.append(Placed(index=index, entry=entry, trooper=trooper, option=option))
-
-    irregular = irregular_lieutenant_issues(placed)
-    for p in placed:
-        issues = reserve_issues(p) + irregular.get(p.index, [])
-        if memo is None:
-            results[p.index] = _placed_result(rules, p, issues)
-            continue
-        key = (
-            json_key(p.entry),
-            p.index,
-            trooper_key(catalogue, p.trooper),
-            tuple(json_key(issue) for issue in issues),
-        )
-        results[p.index] = memo(key, partial(_placed_result, rules, p, issues))
-    entries = [results[index] for index in range(len(roster.entries))]
-
+    placed, entries = _entry_results(catalogue, roster, memo)
     points = sum(entry.points for entry in entries)
     used = swc_used(placed)
     # L81: the game size gives the SWC; with none, the army's own points do (decision).
@@ -198,3 +174,36 @@ def validate_roster(
         + medic_issues(medics)
     )
     return InfinityResult.of(roster, points, issues, entries, derived)
+
+
+def _entry_results(
+    catalogue: Catalogue,
+    roster: InfinityRoster,
+    memo: "EntryMemo[InfinityEntryResult] | None",
+) -> tuple[list[Placed], list[InfinityEntryResult]]:
+    """The entries whose trooper and option resolve, and every entry's result in order."""
+    rules = catalogue.rules
+    placed: list[Placed] = []
+    results: dict[int, InfinityEntryResult] = {}
+    for index, entry in enumerate(roster.entries):
+        trooper = resolve_unit(catalogue, roster, entry.unit)
+        option = trooper.option(entry.option) if trooper is not None else None
+        if trooper is None or option is None:
+            results[index] = _unresolved_result(rules, index, entry, trooper)
+        else:
+            placed.append(Placed(index=index, entry=entry, trooper=trooper, option=option))
+
+    irregular = irregular_lieutenant_issues(placed)
+    for p in placed:
+        issues = reserve_issues(p) + irregular.get(p.index, [])
+        if memo is None:
+            results[p.index] = _placed_result(rules, p, issues)
+            continue
+        key = (
+            json_key(p.entry),
+            p.index,
+            trooper_key(catalogue, p.trooper),
+            tuple(json_key(issue) for issue in issues),
+        )
+        results[p.index] = memo(key, partial(_placed_result, rules, p, issues))
+    return placed, [results[index] for index in range(len(roster.entries))]
