@@ -18,6 +18,7 @@ from app.campaigns.models import BattleIn, CampaignIn
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     SNAPSHOT_MAX_BYTES,
+    RosterError,
     RosterService,
     StaleVersion,
     card,
@@ -29,8 +30,9 @@ from app.store import campaigns as store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign, Carnet, Roster, Share, as_utc
 from app.store.rosters import hash_token
+from app.systems import registry
 from app.systems.base import AnySystem
-from app.systems.spec import spec_of
+from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
 
 __all__ = [
     "CAMPAIGN_MAX_GANGS",
@@ -39,6 +41,8 @@ __all__ = [
     "JoinRefused",
     "LedgerError",
     "NoSuchCampaign",
+    "NotOrganiser",
+    "OrganiserTokenMissing",
 ]
 
 # A campaign holds at most this many gangs (a club's; it sizes the standings).
@@ -47,30 +51,35 @@ CAMPAIGN_MAX_GANGS = 64
 LEDGER_MAX_LINES = 1000
 
 
-class NoSuchCampaign(Exception):
+class NoSuchCampaign(RosterError):
     pass
 
 
-class JoinRefused(Exception):
+class JoinRefused(RosterError):
     """The join code or the roster's edit token is wrong: nothing joins."""
 
 
-class CampaignFull(Exception):
+class CampaignFull(RosterError):
     pass
 
 
+class OrganiserTokenMissing(RosterError):
+    """No campaign edit token came with an organiser's request."""
+
+
+class NotOrganiser(RosterError):
+    """The campaign edit token (or the browser's carnet) is not its organiser's."""
+
+
+def traits_of(system_id: str) -> CampaignTraits:
+    """The campaign traits of the registered system (none declared: NO_CAMPAIGN_TRAITS)."""
+    spec = registry.registered(system_id)
+    return spec.campaign if spec is not None and spec.campaign else NO_CAMPAIGN_TRAITS
+
+
 def catalogue_figures(system: AnySystem) -> dict[str, dict[str, Any]]:
-    """Catalogue figures a battle may turn into the player's own (necrowarzone, bastos)."""
-    figures: dict[str, dict[str, Any]] = {}
-    for sample in getattr(getattr(system, "data", None), "figures", None) or []:
-        if system.id == "necrowarzone":
-            custom = sample.figure.model_dump(mode="json")
-        elif system.id == "bastos":
-            custom = {k: getattr(sample, k) for k in ("rep", "leader", "star", "weapon")}
-        else:
-            continue
-        figures[sample.id] = {"name": sample.name, "custom": custom}
-    return figures
+    """Catalogue figures a battle may turn into the player's own (the system's trait)."""
+    return traits_of(system.id).figures(system)
 
 
 def _refusal(error: ValidationError, old_size: int) -> LedgerError:
@@ -146,15 +155,16 @@ class CampaignService:
             )
             for f in body.fighters
         ]
+        traits = traits_of(system.id)
         after, new_states, placed = ledger.apply(
-            system.id,
+            traits,
             before,
             states,
             outcomes,
             body.recruits,
-            catalogue_figures(system),
+            traits.figures(system),
             corrects=body.corrects,
-            apart=spec_of(system.id).figures_apart,
+            apart=traits.figures_apart,
         )
         after = fighters_of.with_ids(after)
         model = system.roster_model

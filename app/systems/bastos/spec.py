@@ -1,8 +1,24 @@
-"""Pour quelques bastos de plus as Caserne serves it: the engine, its pages, its odds route."""
+"""Pour quelques bastos de plus as Caserne serves it: the engine, its pages, its odds route,
+and its campaigns' Rep (« Chaque figurine possède une réputation », L11)."""
 
 from app.systems.bastos import build
 from app.systems.bastos.api import bastos_router
 from app.systems.bastos.web import BastosPages
+from app.systems.campaign_traits import CampaignTraits, sample_figures
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="bastos", build=build, pages=BastosPages, api=bastos_router)
+# What makes a sample figure the player's own (its sheet is a function of these).
+FIGURE_FIELDS = ("rep", "leader", "star", "weapon")
+
+
+SPEC = SystemSpec(
+    id="bastos",
+    build=build,
+    pages=BastosPages,
+    api=bastos_router,
+    campaign=CampaignTraits(
+        has_rep=True,
+        catalogue_figures=sample_figures(lambda s: {k: getattr(s, k) for k in FIGURE_FIELDS}),
+        totals_template="campaign_totals.html",
+    ),
+)
