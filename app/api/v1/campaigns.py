@@ -232,9 +232,8 @@ def create(
     )
 
 
-def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
-    """The two routes whose types are unions of the systems served, then `router`'s."""
-    typed = APIRouter(prefix="/api/v1", tags=["campaigns"])
+def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
+    """record_battle's answer and create_campaign's body, as unions of the systems served."""
     document_type: Any = Annotated[
         Union[tuple(s.roster_model for s in systems.values())],  # noqa: UP007
         Field(discriminator="system"),
@@ -256,17 +255,27 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
         __base__=CampaignIn,
         system=(system_ids, Field(description="A game system id.")),
     )
+    return BattleRecorded, campaign_body
+
+
+def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
+    """The two routes whose types are unions of the systems served, then `router`'s."""
+    typed = APIRouter(prefix="/api/v1", tags=["campaigns"])
+    battle_recorded, body_model = typed_models(systems)
+    campaign_body: Any = body_model
 
     @typed.post(
         "/rosters/{roster_id}/battles",
         status_code=201,
-        response_model=BattleRecorded,
+        response_model=battle_recorded,
         responses={
             **AUTH_PROBLEMS,
-            409: {"model": Problem, "description": "Stale version: nothing recorded."},
-            413: {"model": Problem, "description": "Too heavy: nothing recorded."},
+            **told(
+                (409, "Stale version: nothing recorded."),
+                (413, "Too heavy: nothing recorded."),
+                (428, "If-Match missing."),
+            ),
             422: {"model": Problem},
-            428: {"model": Problem, "description": "If-Match missing."},
         },
         summary="Record a battle in the gang's ledger (token and If-Match: <version>)",
         operation_id="record_battle",
