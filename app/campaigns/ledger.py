@@ -94,6 +94,25 @@ def apply(
     (docs/campaigns.md « One figure of several »)."""
     doc = copy.deepcopy(dict(document))
     entries: list[dict[str, Any]] = list(doc.get("entries", []))
+    named = _named(entries, fighters, apart)
+    placed, placed_states, slots = _placed(entries, states, named, apart)
+    moved: list[FighterOutcome] = []
+    for position, outcome in enumerate(fighters):
+        at = slots[outcome.entry].pop(0)
+        placed[at] = _outcome(traits, placed[at], outcome, figures or {}, ["fighters", position])
+        moved.append(replace(outcome, entry=at))
+    for recruit in recruits:
+        placed.append(copy.deepcopy(dict(recruit)))
+    doc["entries"] = placed
+    after = next_states(placed_states, moved, len(placed), battle=corrects is None)
+    return doc, after, moved
+
+
+def _named(
+    entries: Sequence[Mapping[str, Any]], fighters: Sequence[FighterOutcome], apart: bool
+) -> dict[int, int]:
+    """How many times the line names each entry (each figure of several at most once when
+    the system keeps them apart, the entry once otherwise)."""
     named: dict[int, int] = {}
     for position, outcome in enumerate(fighters):
         where: list[str | int] = ["fighters", position]
@@ -110,7 +129,17 @@ def apply(
                 [*where, "entry"],
             )
         named[index] = named.get(index, 0) + 1
-    # Each entry in its place, each figure taken out of it right after it.
+    return named
+
+
+def _placed(
+    entries: Sequence[dict[str, Any]],
+    states: Sequence[str],
+    named: Mapping[int, int],
+    apart: bool,
+) -> tuple[list[dict[str, Any]], list[str], dict[int, list[int]]]:
+    """Each entry in its place, each figure taken out of it right after it: the entries,
+    their states, and the places of each entry's figures the line speaks of."""
     placed: list[dict[str, Any]] = []
     placed_states: list[str] = []
     slots: dict[int, list[int]] = {}
@@ -138,30 +167,30 @@ def apply(
             placed.append(dict(entry))
             placed_states.append(state)
         slots[index] = own
-    moved: list[FighterOutcome] = []
-    for position, outcome in enumerate(fighters):
-        where = ["fighters", position]
-        at = slots[outcome.entry].pop(0)
-        entry = placed[at]
-        if outcome.xp or outcome.changes or outcome.rep is not None:
-            entry = _own_figure(entry, figures or {}, where)
-        if outcome.xp:
-            if not traits.has_xp:
-                raise LedgerError("no_xp", "Ce système ne compte pas l’expérience.", [*where, "xp"])
-            entry["custom"]["xp"] = int(entry["custom"].get("xp", 0)) + outcome.xp
-        if outcome.rep is not None:
-            if not traits.has_rep:
-                raise LedgerError("no_rep", "Ce système n’a pas de Rep.", [*where, "rep"])
-            entry["custom"]["rep"] = outcome.rep
-        for number, change in enumerate(outcome.changes):
-            _change(traits, entry["custom"], change, [*where, "changes", number, "stat"])
-        placed[at] = entry
-        moved.append(replace(outcome, entry=at))
-    for recruit in recruits:
-        placed.append(copy.deepcopy(dict(recruit)))
-    doc["entries"] = placed
-    after = next_states(placed_states, moved, len(placed), battle=corrects is None)
-    return doc, after, moved
+    return placed, placed_states, slots
+
+
+def _outcome(
+    traits: CampaignTraits,
+    entry: dict[str, Any],
+    outcome: FighterOutcome,
+    figures: Mapping[str, Mapping[str, Any]],
+    where: list[str | int],
+) -> dict[str, Any]:
+    """The entry after what the line says of its fighter (XP, Rep, changes)."""
+    if outcome.xp or outcome.changes or outcome.rep is not None:
+        entry = _own_figure(entry, figures, where)
+    if outcome.xp:
+        if not traits.has_xp:
+            raise LedgerError("no_xp", "Ce système ne compte pas l’expérience.", [*where, "xp"])
+        entry["custom"]["xp"] = int(entry["custom"].get("xp", 0)) + outcome.xp
+    if outcome.rep is not None:
+        if not traits.has_rep:
+            raise LedgerError("no_rep", "Ce système n’a pas de Rep.", [*where, "rep"])
+        entry["custom"]["rep"] = outcome.rep
+    for number, change in enumerate(outcome.changes):
+        _change(traits, entry["custom"], change, [*where, "changes", number, "stat"])
+    return entry
 
 
 def _figures(entry: Mapping[str, Any]) -> int:
