@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from fastapi import FastAPI, Request, Response
 
 from app.book_service import NoSuchBook, NoSuchBookShare, UnknownSystem
-from app.campaigns.ledger import LedgerError
-from app.campaigns.service import (
+from app.campaigns.errors import (
     CampaignFull,
     JoinRefused,
     NoSuchCampaign,
     NotOrganiser,
     OrganiserTokenMissing,
 )
+from app.campaigns.ledger import LedgerError
 from app.carnet_service import (
     CarnetError,
     CarnetFull,

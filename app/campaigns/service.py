@@ -13,12 +13,18 @@ from sqlmodel import Session, select
 
 from app.campaigns import ledger, reading, recording
 from app.campaigns import states as fighters_of
+from app.campaigns.errors import (
+    CampaignFull,
+    JoinRefused,
+    NoSuchCampaign,
+    NotOrganiser,
+    OrganiserTokenMissing,
+)
 from app.campaigns.ledger import LedgerError, Line
 from app.campaigns.models import BattleIn, CampaignIn
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     SNAPSHOT_MAX_BYTES,
-    RosterError,
     RosterService,
     StaleVersion,
     card,
@@ -48,26 +54,6 @@ __all__ = [
 CAMPAIGN_MAX_GANGS = 64
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
-
-
-class NoSuchCampaign(RosterError):
-    pass
-
-
-class JoinRefused(RosterError):
-    """The join code or the roster's edit token is wrong: nothing joins."""
-
-
-class CampaignFull(RosterError):
-    pass
-
-
-class OrganiserTokenMissing(RosterError):
-    """No campaign edit token came with an organiser's request."""
-
-
-class NotOrganiser(RosterError):
-    """The campaign edit token (or the browser's carnet) is not its organiser's."""
 
 
 def traits_of(system_id: str) -> CampaignTraits:
