@@ -13,6 +13,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import openapi, problems, refusals
 from app.api.v1 import api_routers, heavy
+from app.campaigns import states as campaign_states
 from app.catalogues import load_books, load_play_sheets, load_systems
 from app.db import make_engine, session_factory
 from app.middleware import GZIP_LEVEL, GZIP_MINIMUM_BYTES, BodyLimit, redact_access_log
@@ -103,6 +104,7 @@ def create_app(
     app.state.heavy_queue = heavy.queue_of(settings)
     problems.install(app, html_error)
     refusals.install(app, html_error)
+    campaign_states.install()  # a gang's dead and retired leave every total (app/hooks.py)
     # Innermost first: each middleware added wraps the ones before it (see app/security/).
     app.add_middleware(CarnetCookies)
     app.add_middleware(

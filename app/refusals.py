@@ -1,4 +1,4 @@
-"""The roster and carnet services' refusals, and how each edge answers them: one table,
+"""The roster, carnet, book and campaign refusals, and how each edge answers them: one table,
 problem+json for the API (English, for programs) and a French page for people.
 
 `install()` registers one exception handler (app factory): a route or a dependency simply
@@ -12,6 +12,14 @@ from dataclasses import dataclass
 from fastapi import FastAPI, Request, Response
 
 from app.book_service import NoSuchBook, NoSuchBookShare, UnknownSystem
+from app.campaigns.errors import (
+    CampaignFull,
+    JoinRefused,
+    NoSuchCampaign,
+    NotOrganiser,
+    OrganiserTokenMissing,
+)
+from app.campaigns.ledger import LedgerError
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -41,12 +49,16 @@ Detail = Callable[[RosterError, str], str]
 
 @dataclass(frozen=True)
 class Answer:
+    """`page`: the French sentence, or how to say it of the refusal (a ledger's says its
+    own). `field`: the (code, loc) of a refusal that names its own (a ledger's)."""
+
     status: int
     api: Detail
-    page: str
+    page: str | Callable[[RosterError], str]
     code: str
     loc: tuple[str, ...] = ()
     headers: Callable[[RosterError], dict[str, str]] | None = None
+    field: Callable[[RosterError], tuple[str, list[str | int]]] | None = None
 
 
 def _const(text: str) -> Detail:
@@ -84,6 +96,15 @@ def _wrong_token(_error: RosterError, subject: str) -> str:
     )
 
 
+def _own_words(error: RosterError, _subject: str = "") -> str:
+    return str(error)
+
+
+def _ledger_field(error: RosterError) -> tuple[str, list[str | int]]:
+    assert isinstance(error, LedgerError)
+    return error.code, ["body", *error.path]
+
+
 def _wrong_system(error: RosterError, subject: str) -> str:
     system = error.system if isinstance(error, WrongSystem) else ""
     return f"This {subject} is a {system!r} {subject}: its system cannot change."
@@ -93,6 +114,7 @@ PRIVATE = (
     "Cette liste est privée : ouvrez-la depuis votre carnet (« Mes listes ») ou avec son "
     "lien de modification, ou partagez-la pour la montrer."
 )
+ORGANISER_ONLY = "Seul l'organisateur de la campagne le peut."
 AUTHORIZATION = ("header", "authorization")
 BEARER = {"WWW-Authenticate": "Bearer"}
 
@@ -276,6 +298,43 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         ),
     ),
     (CarnetError, Answer(400, _const("Refused."), "Demande refusée.", "carnet_refused")),
+    # Campaigns (docs/campaigns.md): a ledger's refusal names its own code and field.
+    (LedgerError, Answer(422, _own_words, _own_words, "invalid", field=_ledger_field)),
+    (
+        NoSuchCampaign,
+        Answer(404, _const("No such campaign."), "Cette campagne n'existe pas.", "not_found"),
+    ),
+    (
+        JoinRefused,
+        Answer(
+            403,
+            _const("Wrong join code or edit token: nothing joined."),
+            "Ce lien d'invitation n'est pas celui de cette campagne.",
+            "forbidden",
+        ),
+    ),
+    (
+        CampaignFull,
+        Answer(409, _const("The campaign is full."), "Cette campagne est complète.", "conflict"),
+    ),
+    (
+        OrganiserTokenMissing,
+        Answer(
+            401,
+            _const("The campaign's edit token is needed."),
+            ORGANISER_ONLY,
+            "unauthorized",
+        ),
+    ),
+    (
+        NotOrganiser,
+        Answer(
+            403,
+            _const("Not this campaign's edit token: nothing voided."),
+            ORGANISER_ONLY,
+            "forbidden",
+        ),
+    ),
 )
 
 
@@ -293,10 +352,13 @@ def api_error(error: RosterError, subject: str = "roster") -> ApiError:
     found = answer(error)
     detail = found.api(error, subject)
     code = f"{error.what}_too_large" if isinstance(error, TooLarge) else found.code
+    loc: list[str | int] = list(found.loc)
+    if found.field is not None:
+        code, loc = found.field(error)
     # The three refusals that carried a code before keep their message; the others say `detail`.
     kept = isinstance(error, TooLarge | UnstorableText | CarnetFull)
     msg = str(error) if kept else detail
-    errors = [FieldError(loc=list(found.loc), msg=msg, code=code)]
+    errors = [FieldError(loc=loc, msg=msg, code=code)]
     headers = found.headers(error) if found.headers else None
     return ApiError(found.status, detail, errors=errors, headers=headers)
 
@@ -304,7 +366,7 @@ def api_error(error: RosterError, subject: str = "roster") -> ApiError:
 def page_text(error: RosterError) -> tuple[int, str]:
     """The refusal as a page says it: its status and its French sentence."""
     found = answer(error)
-    return found.status, found.page
+    return found.status, found.page if isinstance(found.page, str) else found.page(error)
 
 
 def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -> None:

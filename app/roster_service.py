@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
-from app.campaigns.states import counted
+from app.hooks import DocumentT, counted
 from app.store import carnets as carnet_store
 from app.store import rosters as store
 from app.store.models import Roster, Share, as_utc
@@ -225,6 +225,11 @@ class RosterService:
         except ValidationError as exc:
             raise StoredRosterInvalid(exc) from None
 
+    def counted(self, roster: Roster, document: DocumentT) -> DocumentT:
+        """What every total counts of `document`: without the entries a feature takes out
+        of them (app/hooks.py: a gang's dead and retired fighters)."""
+        return counted(self.session, roster, document)
+
     def create(self, document: BaseModel) -> tuple[Roster, str]:
         """Stores a parsed document; returns the roster and its edit token (shown once)."""
         stored = document.model_dump(mode="json")
@@ -245,8 +250,8 @@ class RosterService:
         counted_as: BaseModel | None = None,
     ) -> Roster:
         """Compare-and-swap: StaleVersion when the roster moved on since `expected_version`.
-        `counted_as`: what its totals count, when the caller knows it (else the ledger is
-        read: its dead and retired fighters leave the card's totals)."""
+        `counted_as`: what its totals count, when the caller knows it (else the features
+        registered in app/hooks.py say: a gang's dead and retired fighters leave them)."""
         stored = document.model_dump(mode="json")
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
@@ -259,7 +264,7 @@ class RosterService:
                 name=stored.get("name", ""),
                 document=stored,
                 document_json=text,
-                # Its ledger's dead and retired fighters leave the library's totals too.
+                # What leaves every total (a gang's dead) leaves the library's totals too.
                 card=card(
                     self.system(roster),
                     counted(self.session, roster, document) if counted_as is None else counted_as,

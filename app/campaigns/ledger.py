@@ -2,21 +2,21 @@
 up to. Pure functions over plain documents (the roster as stored), so that every system's
 own engine then validates the result as it validates any list.
 
-Rule lines (Lnn) are those of ../shared/rules/necromunda-warzone.fr.txt unless named:
-* XP is what sets a figure's actions (L7-11) and the initiative (L13); a battle line's `xp`
-  adds to the figure's XP, the engine then gives the band.
-* « Blessure légère -1CC/-1CT/-1 Action (minimum 1) » (L78): a change of `light_wounds`
-  adds a light wound; the engine applies the minimum.
-* Bastos: « Chaque figurine possède une réputation, abrégé Rep, qui représente son
-  expérience » (pour-quelques-bastos-de-plus, L11): a line may set a figure's new Rep.
-* How much XP a battle gives, which injuries exist: no text says (docs/rules-notes.md,
-  « Campaigns »): the players enter them, nothing here invents a number.
+What a line may change is the system's to say, through its campaign traits
+(app/systems/campaign_traits.py): a line's `xp` adds to the figure's XP where the system
+counts XP (the engine then gives what XP sets), `rep` sets its new Rep where it has Rep, a
+change adds to one of the stats it declares (the engine applies its own minimums). How much
+XP a battle gives, which injuries exist: no text says (docs/rules-notes.md, « Campaigns »):
+the players enter them, nothing here invents a number.
 """
 
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from app.roster_service import RosterError
+from app.systems.campaign_traits import CampaignTraits
 
 Result = Literal["win", "loss", "draw"]
 State = Literal["active", "recovering", "dead", "retired"]
@@ -26,24 +26,11 @@ STATES: tuple[str, ...] = ("active", "recovering", "dead", "retired")
 GONE: frozenset[str] = frozenset({"dead", "retired"})
 OPPOSITE: dict[str, str] = {"win": "loss", "loss": "win", "draw": "draw"}
 
-# Where a system keeps what a battle changes, inside an entry's `custom` figure.
-# necrowarzone: the Necromunda profile (models.CHARACTERISTICS) and the light wounds (L78);
-# nolimits: its profile (AC CT CC FO EN PV CO SV); bastos: Rep only, through `rep`.
-PROFILE_STATS: dict[str, tuple[str, ...]] = {
-    "necrowarzone": ("M", "CC", "CT", "F", "E", "PV", "I", "A", "Cd"),
-    "nolimits": ("AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"),
-}
-FIGURE_STATS: dict[str, tuple[str, ...]] = {"necrowarzone": ("light_wounds",)}
-# What a player reads and types for a figure's stat kept under an internal name (L78).
-FIGURE_LABELS: dict[str, str] = {"light_wounds": "BL (Blessures légères)"}
-STAT_ALIASES: dict[str, str] = {"blessures légères": "light_wounds", "bl": "light_wounds"}
-HAS_XP = frozenset({"necrowarzone"})
-HAS_REP = frozenset({"bastos"})
 
-
-class LedgerError(ValueError):
+class LedgerError(RosterError, ValueError):
     """A battle line that cannot apply to this document; `path` names the offending field
-    of the request (api-v1's problem `loc`), `code` is stable snake_case."""
+    of the request (api-v1's problem `loc`), `code` is stable snake_case, the message is
+    the French sentence a page shows (and the API's detail)."""
 
     def __init__(self, code: str, message: str, path: Sequence[str | int]) -> None:
         self.code, self.path = code, tuple(path)
@@ -86,7 +73,7 @@ class Line:
 
 
 def apply(
-    system: str,
+    traits: CampaignTraits,
     document: Mapping[str, Any],
     states: Sequence[str],
     fighters: Sequence[FighterOutcome],
@@ -98,14 +85,34 @@ def apply(
 ) -> tuple[dict[str, Any], list[str], list[FighterOutcome]]:
     """The document, the fighters' states and the line's fighters as placed in that
     document, after one battle line (copies: nothing given is changed). `states[i]` is
-    entry i's state before it (entries beyond are active). `figures` maps a catalogue unit
-    id to its entry with a `custom` figure: a catalogue figure that gains XP or a change
-    becomes the player's own, with the same numbers. `apart` (the system's
-    `figures_apart`): each figure of an entry of several is a fighter of his own; a line
-    naming such an entry speaks of one figure, who leaves it for an entry of his own
-    (count 1) placed right after it (docs/campaigns.md « One figure of several »)."""
+    entry i's state before it (entries beyond are active); `traits` the system's campaign
+    traits. `figures` maps a catalogue unit id to its entry with a `custom` figure: a
+    catalogue figure that gains XP or a change becomes the player's own, with the same
+    numbers. `apart` (the traits' `figures_apart`): each figure of an entry of several is
+    a fighter of his own; a line naming such an entry speaks of one figure, who leaves it
+    for an entry of his own (count 1) placed right after it
+    (docs/campaigns.md « One figure of several »)."""
     doc = copy.deepcopy(dict(document))
     entries: list[dict[str, Any]] = list(doc.get("entries", []))
+    named = _named(entries, fighters, apart)
+    placed, placed_states, slots = _placed(entries, states, named, apart)
+    moved: list[FighterOutcome] = []
+    for position, outcome in enumerate(fighters):
+        at = slots[outcome.entry].pop(0)
+        placed[at] = _outcome(traits, placed[at], outcome, figures or {}, ["fighters", position])
+        moved.append(replace(outcome, entry=at))
+    for recruit in recruits:
+        placed.append(copy.deepcopy(dict(recruit)))
+    doc["entries"] = placed
+    after = next_states(placed_states, moved, len(placed), battle=corrects is None)
+    return doc, after, moved
+
+
+def _named(
+    entries: Sequence[Mapping[str, Any]], fighters: Sequence[FighterOutcome], apart: bool
+) -> dict[int, int]:
+    """How many times the line names each entry (each figure of several at most once when
+    the system keeps them apart, the entry once otherwise)."""
     named: dict[int, int] = {}
     for position, outcome in enumerate(fighters):
         where: list[str | int] = ["fighters", position]
@@ -122,7 +129,17 @@ def apply(
                 [*where, "entry"],
             )
         named[index] = named.get(index, 0) + 1
-    # Each entry in its place, each figure taken out of it right after it.
+    return named
+
+
+def _placed(
+    entries: Sequence[dict[str, Any]],
+    states: Sequence[str],
+    named: Mapping[int, int],
+    apart: bool,
+) -> tuple[list[dict[str, Any]], list[str], dict[int, list[int]]]:
+    """Each entry in its place, each figure taken out of it right after it: the entries,
+    their states, and the places of each entry's figures the line speaks of."""
     placed: list[dict[str, Any]] = []
     placed_states: list[str] = []
     slots: dict[int, list[int]] = {}
@@ -150,30 +167,30 @@ def apply(
             placed.append(dict(entry))
             placed_states.append(state)
         slots[index] = own
-    moved: list[FighterOutcome] = []
-    for position, outcome in enumerate(fighters):
-        where = ["fighters", position]
-        at = slots[outcome.entry].pop(0)
-        entry = placed[at]
-        if outcome.xp or outcome.changes or outcome.rep is not None:
-            entry = _own_figure(entry, figures or {}, where)
-        if outcome.xp:
-            if system not in HAS_XP:
-                raise LedgerError("no_xp", "Ce système ne compte pas l’expérience.", [*where, "xp"])
-            entry["custom"]["xp"] = int(entry["custom"].get("xp", 0)) + outcome.xp
-        if outcome.rep is not None:
-            if system not in HAS_REP:
-                raise LedgerError("no_rep", "Ce système n’a pas de Rep.", [*where, "rep"])
-            entry["custom"]["rep"] = outcome.rep
-        for number, change in enumerate(outcome.changes):
-            _change(system, entry["custom"], change, [*where, "changes", number, "stat"])
-        placed[at] = entry
-        moved.append(replace(outcome, entry=at))
-    for recruit in recruits:
-        placed.append(copy.deepcopy(dict(recruit)))
-    doc["entries"] = placed
-    after = next_states(placed_states, moved, len(placed), battle=corrects is None)
-    return doc, after, moved
+    return placed, placed_states, slots
+
+
+def _outcome(
+    traits: CampaignTraits,
+    entry: dict[str, Any],
+    outcome: FighterOutcome,
+    figures: Mapping[str, Mapping[str, Any]],
+    where: list[str | int],
+) -> dict[str, Any]:
+    """The entry after what the line says of its fighter (XP, Rep, changes)."""
+    if outcome.xp or outcome.changes or outcome.rep is not None:
+        entry = _own_figure(entry, figures, where)
+    if outcome.xp:
+        if not traits.has_xp:
+            raise LedgerError("no_xp", "Ce système ne compte pas l’expérience.", [*where, "xp"])
+        entry["custom"]["xp"] = int(entry["custom"].get("xp", 0)) + outcome.xp
+    if outcome.rep is not None:
+        if not traits.has_rep:
+            raise LedgerError("no_rep", "Ce système n’a pas de Rep.", [*where, "rep"])
+        entry["custom"]["rep"] = outcome.rep
+    for number, change in enumerate(outcome.changes):
+        _change(traits, entry["custom"], change, [*where, "changes", number, "stat"])
+    return entry
 
 
 def _figures(entry: Mapping[str, Any]) -> int:
@@ -216,18 +233,21 @@ def _own_figure(
     return own
 
 
-def _change(system: str, figure: dict[str, Any], change: StatChange, path: list[str | int]) -> None:
-    stat = STAT_ALIASES.get(change.stat.strip().casefold(), change.stat)
-    if stat != change.stat:
-        change = replace(change, stat=stat)
-    if change.stat in PROFILE_STATS.get(system, ()):
+def _change(
+    traits: CampaignTraits, figure: dict[str, Any], change: StatChange, path: list[str | int]
+) -> None:
+    typed = change.stat.strip().casefold()
+    for stat in traits.figure_stats:
+        # What a player reads and types for a stat kept under an internal name (« BL »).
+        if typed in (stat.label.casefold(), stat.title.casefold()):
+            change = replace(change, stat=stat.name)
+    if change.stat in traits.profile_stats:
         profile = figure.setdefault("profile", {})
         profile[change.stat] = int(profile.get(change.stat, 0)) + change.by
-    elif change.stat in FIGURE_STATS.get(system, ()):
+    elif change.stat in {stat.name for stat in traits.figure_stats}:
         figure[change.stat] = int(figure.get(change.stat, 0)) + change.by
     else:
-        figure_stats = [FIGURE_LABELS.get(s, s) for s in FIGURE_STATS.get(system, ())]
-        known = [*PROFILE_STATS.get(system, ()), *figure_stats]
+        known = [*traits.profile_stats, *(stat.told for stat in traits.figure_stats)]
         told = ", ".join(known) if known else "aucune"
         raise LedgerError(
             "unknown_stat", f"Caractéristique inconnue « {change.stat} » (connues : {told}).", path

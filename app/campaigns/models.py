@@ -23,8 +23,8 @@ class StatChangeIn(BaseModel):
         min_length=1,
         max_length=16,
         pattern=r"^[A-Za-z_]+$",
-        description="A characteristic of the figure (necrowarzone: M CC CT F E PV I A Cd, "
-        "light_wounds; nolimits: AC CT CC FO EN PV CO SV).",
+        description="A characteristic of the figure the system lets a battle change "
+        "(its campaign traits: profile_stats and figure_stats, docs/systems.md).",
     )
     by: integer(-20, 20) = Field(description="Added to the characteristic.")  # type: ignore[valid-type]
     cause: str = Field(
@@ -36,9 +36,9 @@ class FighterIn(BaseModel):
     model_config = INPUT
 
     entry: integer(0, MAX_FIGHTERS - 1) = Field(description="Index of the roster entry.")  # type: ignore[valid-type]
-    xp: integer(-10_000, 10_000) = Field(0, description="Added to the figure's XP (necrowarzone).")  # type: ignore[valid-type]
+    xp: integer(-10_000, 10_000) = Field(0, description="Added to the figure's XP, if counted.")  # type: ignore[valid-type]
     changes: list[StatChangeIn] = Field(default_factory=list, max_length=MAX_CHANGES)
-    rep: integer(-100, 100) | None = Field(None, description="bastos: the figure's new Rep.")  # type: ignore[valid-type]
+    rep: integer(-100, 100) | None = Field(None, description="The figure's new Rep, if any.")  # type: ignore[valid-type]
     state: StateName | None = Field(None, description="Unchanged when absent.")
 
 

@@ -11,9 +11,16 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, select
 
-from app.campaigns import ledger
+from app.campaigns import ledger, reading, recording
 from app.campaigns import states as fighters_of
-from app.campaigns.ledger import FighterOutcome, LedgerError, Line, StatChange
+from app.campaigns.errors import (
+    CampaignFull,
+    JoinRefused,
+    NoSuchCampaign,
+    NotOrganiser,
+    OrganiserTokenMissing,
+)
+from app.campaigns.ledger import LedgerError, Line
 from app.campaigns.models import BattleIn, CampaignIn
 from app.roster_service import (
     ROSTER_MAX_BYTES,
@@ -21,16 +28,16 @@ from app.roster_service import (
     RosterService,
     StaleVersion,
     card,
-    check,
     encoded,
     snapshot,
 )
 from app.store import campaigns as store
 from app.store import rosters as roster_store
-from app.store.models import Battle, Campaign, Carnet, Roster, Share, as_utc
+from app.store.models import Battle, Campaign, Carnet, Roster, Share
 from app.store.rosters import hash_token
+from app.systems import registry
 from app.systems.base import AnySystem
-from app.systems.spec import spec_of
+from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
 
 __all__ = [
     "CAMPAIGN_MAX_GANGS",
@@ -39,6 +46,8 @@ __all__ = [
     "JoinRefused",
     "LedgerError",
     "NoSuchCampaign",
+    "NotOrganiser",
+    "OrganiserTokenMissing",
 ]
 
 # A campaign holds at most this many gangs (a club's; it sizes the standings).
@@ -47,42 +56,10 @@ CAMPAIGN_MAX_GANGS = 64
 LEDGER_MAX_LINES = 1000
 
 
-class NoSuchCampaign(Exception):
-    pass
-
-
-class JoinRefused(Exception):
-    """The join code or the roster's edit token is wrong: nothing joins."""
-
-
-class CampaignFull(Exception):
-    pass
-
-
-def catalogue_figures(system: AnySystem) -> dict[str, dict[str, Any]]:
-    """Catalogue figures a battle may turn into the player's own (necrowarzone, bastos)."""
-    figures: dict[str, dict[str, Any]] = {}
-    for sample in getattr(getattr(system, "data", None), "figures", None) or []:
-        if system.id == "necrowarzone":
-            custom = sample.figure.model_dump(mode="json")
-        elif system.id == "bastos":
-            custom = {k: getattr(sample, k) for k in ("rep", "leader", "star", "weapon")}
-        else:
-            continue
-        figures[sample.id] = {"name": sample.name, "custom": custom}
-    return figures
-
-
-def _refusal(error: ValidationError, old_size: int) -> LedgerError:
-    """The first problem of the document a line leads to, named in the request's terms."""
-    first = error.errors()[0]
-    loc = list(first["loc"])
-    path: list[str | int] = ["fighters"]
-    if len(loc) >= 2 and loc[0] == "entries" and isinstance(loc[1], int) and loc[1] >= old_size:
-        path = ["recruits", loc[1] - old_size, *[str(p) for p in loc[2:]]]
-    elif loc and loc[0] == "entries":
-        path = ["fighters"]
-    return LedgerError("invalid_result", f"{'.'.join(map(str, loc))}: {first['msg']}", path)
+def traits_of(system_id: str) -> CampaignTraits:
+    """The campaign traits of the registered system (none declared: NO_CAMPAIGN_TRAITS)."""
+    spec = registry.registered(system_id)
+    return spec.campaign if spec is not None and spec.campaign else NO_CAMPAIGN_TRAITS
 
 
 @dataclass
@@ -117,89 +94,23 @@ class CampaignService:
         when another writer got in first (nothing stored)."""
         system = self.rosters.system(roster)
         rows = self.lines(roster)
-        if len(rows) >= LEDGER_MAX_LINES:
-            raise LedgerError("ledger_full", f"Au plus {LEDGER_MAX_LINES} lignes.", [])
-        if roster.version != expected_version:
-            raise StaleVersion(roster.version)
-        if body.corrects is None:
-            # XP is gained in a battle; only a correction takes some back (issue 26.9).
-            for position, fighter in enumerate(body.fighters):
-                if fighter.xp < 0:
-                    raise LedgerError(
-                        "negative_xp",
-                        "L’XP gagnée ne peut être négative (une correction le peut).",
-                        ["fighters", position, "xp"],
-                    )
+        recording.admissible(roster, expected_version, body, len(rows), LEDGER_MAX_LINES)
         campaign, opponent = self._campaign_of(roster, body, rows)
         same = self._same_battle(roster, body, campaign, opponent, rows)
         points = self._points(system, body)
-        # Every entry gets its stable id now: the line names fighters by it.
-        before = fighters_of.with_ids(roster.document)
-        states = fighters_of.fighter_states(rows, before)
-        outcomes = [
-            FighterOutcome(
-                entry=f.entry,
-                xp=f.xp,
-                changes=tuple(StatChange(c.stat, c.by, c.cause) for c in f.changes),
-                rep=f.rep,
-                state=f.state,
-            )
-            for f in body.fighters
-        ]
-        after, new_states, placed = ledger.apply(
-            system.id,
-            before,
-            states,
-            outcomes,
-            body.recruits,
-            catalogue_figures(system),
-            corrects=body.corrects,
-            apart=spec_of(system.id).figures_apart,
-        )
-        after = fighters_of.with_ids(after)
-        model = system.roster_model
-        # Recruits stand last; a figure taken out of an entry of several stands before them.
-        old_size = len(after["entries"]) - len(body.recruits)
-        try:
-            whole = model.model_validate(after)
-            active = model.model_validate(ledger.active_document(after, new_states))
-        except ValidationError as error:
-            raise _refusal(error, old_size) from None
-        stored = whole.model_dump(mode="json")
+        after = recording.applied(system, traits_of(system.id), roster.document, rows, body)
+        stored = after.whole.model_dump(mode="json")
         encoded(stored, "roster", ROSTER_MAX_BYTES)
-        names = [entry.name for entry in check(system, whole)[0].entries]
         number = len(rows) + 1
+        line = recording.line_row(system, body, after, stored, number, points)
         frozen = {
-            **snapshot(system, active),
-            "ledger": {"roster": roster.id, "battle": number, "states": new_states},
+            **snapshot(system, after.active),
+            "ledger": {"roster": roster.id, "battle": number, "states": after.states},
         }
         etag = hashlib.sha256(encoded(frozen, "share", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
-        line = {
-            "number": number,
-            "campaign_id": campaign,
-            "opponent_roster_id": opponent,
-            "date": body.date,
-            "opponent": body.opponent,
-            "scenario": body.scenario,
-            "result": body.result,
-            "points": points,
-            "score": body.score,
-            "notes": body.notes,
-            "fighters": [
-                {
-                    **f.model_dump(mode="json"),
-                    "entry": at.entry,
-                    "id": stored["entries"][at.entry]["id"],
-                    "count": int(stored["entries"][at.entry].get("count", 1)),
-                    "name": names[at.entry],
-                }
-                for f, at in zip(body.fighters, placed, strict=True)
-            ],
-            "recruits": stored["entries"][old_size:],
-            "corrects": body.corrects,
-            "verdict": "pending" if opponent is not None and body.corrects is None else None,
-            "confirms_id": None,
-        }
+        line.update(campaign_id=campaign, opponent_roster_id=opponent)
+        if opponent is not None and body.corrects is None:
+            line["verdict"] = "pending"
         if same is not None:
             line.update(verdict="confirmed", confirms_id=same.id)
         share = {
@@ -214,7 +125,7 @@ class CampaignService:
                 roster=roster,
                 expected_version=expected_version,
                 document=stored,
-                card=card(system, active),
+                card=card(system, after.active),
                 battle=line,
                 share=share,
                 confirms=same,
@@ -339,119 +250,17 @@ class CampaignService:
         document: Any = None,
         until: datetime | None = None,
     ) -> list[dict[str, Any]]:
-        """The ledger as api-v1's `list_battles` gives it, oldest first: this gang's lines,
-        and those other gangs of a campaign recorded against it (their result turned, as
-        their corrections say). Bounded whatever others recorded: this gang's ledger (at
-        most LEDGER_MAX_LINES, its own), one query for the latest LEDGER_MAX_LINES lines
-        naming it with their corrections, one for the recorders' names. `rows` and
-        `document`: the ledger and document when the caller read them already; `until`:
-        only the lines others recorded up to then (a share's frozen ledger)."""
+        """The ledger as api-v1's `list_battles` gives it, oldest first (app/campaigns/
+        reading.py). `rows` and `document`: the ledger and document when the caller read
+        them already; `until`: only the lines others recorded up to then (a share's frozen
+        ledger)."""
         rows = self.lines(roster) if rows is None else rows
         document = roster.document if document is None else document
-        fixed = ledger.correction_of(fighters_of.lines_of(rows, document))
-        out = [
-            (row.created_at, row.id or 0, self._line_out(row, roster.id, fixed.get(row.number)))
-            for row in rows
-        ]
-        theirs = store.mirrored(
-            session=self.session, roster_id=roster.id, limit=LEDGER_MAX_LINES, until=until
-        )
-        named = [r.opponent_roster_id for r in rows if r.opponent_roster_id]
-        recorders = store.names(
-            session=self.session, roster_ids=[*named, *(r.roster_id for r in theirs)]
-        )
-        for _when, _id, mine in out:
-            # A line naming a gang of the campaign and no opponent in words names that gang.
-            if mine["opponent_roster"] and not mine["opponent"]:
-                mine["opponent"] = recorders.get(mine["opponent_roster"], "")
-        by_recorder: dict[str, list[Line]] = {}
-        for row in theirs:
-            by_recorder.setdefault(row.roster_id, []).append(
-                Line(battle=row.number, result=row.result, points=row.points, corrects=row.corrects)
-            )
-        effective = {
-            (recorder, line.battle): result
-            for recorder, lines in by_recorder.items()
-            for line, result, _points in ledger.effective(lines)
-        }
-        confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
-        same = store.lines_by_id(session=self.session, ids=confirmed)
-        for _when, _id, mine in out:
-            other = same.get(mine.pop("_confirms", None) or -1)
-            if other is not None:
-                mine["same_as"] = {"recorded_by": other.roster_id, "battle": other.number}
-        for row in theirs:
-            if row.corrects is not None or row.roster_id not in recorders or row.id in confirmed:
-                continue
-            line = {
-                "battle": row.number,
-                "date": row.date,
-                "opponent": recorders[row.roster_id],
-                "scenario": row.scenario,
-                "result": ledger.OPPOSITE[effective.get((row.roster_id, row.number), row.result)],
-                "points": None,
-                "share": row.share_code,
-                "fighters": [],
-                "recruits": [],
-                "notes": row.notes,
-                "corrects": None,
-                "corrected_by": None,
-                "campaign": row.campaign_id,
-                "opponent_roster": row.roster_id,
-                "recorded_by": row.roster_id,
-                "verdict": row.verdict or "pending",
-                "voided": row.voided_at is not None,
-                "same_as": None,
-            }
-            out.append((row.created_at, row.id, line))
-        out.sort(key=lambda item: (as_utc(item[0]), item[1]))
-        return [line for _when, _id, line in out]
+        return reading.battles(self.session, roster, rows, document, until, LEDGER_MAX_LINES)
 
     def line(self, roster: Roster, row: Battle) -> dict[str, Any]:
         """One line of this gang's own ledger as `battles` gives it."""
-        out = self._line_out(row, roster.id, None)
-        out.pop("_confirms", None)
-        if row.opponent_roster_id and not row.opponent:
-            names = store.names(session=self.session, roster_ids=[row.opponent_roster_id])
-            out["opponent"] = names.get(row.opponent_roster_id, "")
-        return out
-
-    @staticmethod
-    def _line_out(row: Battle, recorder: str, corrected_by: int | None) -> dict[str, Any]:
-        return {
-            "battle": row.number,
-            "date": row.date,
-            "opponent": row.opponent,
-            "scenario": row.scenario,
-            "result": row.result,
-            "points": row.points,
-            "share": row.share_code,
-            "fighters": [
-                {
-                    "entry": f["entry"],
-                    "id": f.get("id"),
-                    "name": f.get("name", ""),
-                    "xp": f.get("xp", 0),
-                    "changes": f.get("changes", []),
-                    "rep": f.get("rep"),
-                    "state": f.get("state"),
-                }
-                for f in row.fighters
-            ],
-            "recruits": [str(r.get("name") or "Recrue") for r in row.recruits],
-            "notes": row.notes,
-            "corrects": row.corrects,
-            "corrected_by": corrected_by,
-            "campaign": row.campaign_id,
-            "opponent_roster": row.opponent_roster_id,
-            "recorded_by": recorder,
-            "verdict": (row.verdict or "pending")
-            if row.opponent_roster_id and row.corrects is None
-            else None,
-            "voided": row.voided_at is not None,
-            "same_as": None,
-            "_confirms": row.confirms_id,
-        }
+        return reading.line(self.session, roster, row)
 
     # A club's campaign -----------------------------------------------------------------
 

@@ -4,7 +4,11 @@ Ledger lines name fighters by the entry's stable `id` (app/systems/inputs.py ENT
 that reordering or removing entries after a battle keeps each fighter's history: a line is
 read against the document as it is now, its fighters placed where their entries stand
 today. A fighter whose entry was removed stays in the ledger (history, XP gained, fighters
-lost) and is counted nowhere else."""
+lost) and is counted nowhere else.
+
+`install()` (app start-up) tells the roster core, through app/hooks.py, that the fighters a
+ledger says are dead or retired leave every total: the core, the editor, the share, the API
+and the mode partie count a list through `hooks.counted` and never read a ledger."""
 
 import secrets
 from collections.abc import Mapping, Sequence
@@ -13,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from sqlmodel import Session
 
+from app import hooks
 from app.campaigns import ledger
 from app.campaigns.ledger import FighterOutcome, Line, StatChange
 from app.store import campaigns as store
@@ -124,3 +129,24 @@ def gone(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[str | None
     states = fighter_states(rows, document) if rows else []
     size = len(document.get("entries", []))
     return [s if s in ledger.GONE else None for s in states][:size] + [None] * (size - len(states))
+
+
+def left_out(
+    session: Session, roster: Roster, document: BaseModel | Mapping[str, Any]
+) -> list[str | None]:
+    """Each entry's state when the roster's ledger says it is dead or retired, else None
+    (no line: nothing, without looking at the document)."""
+    rows = store.ledger(session=session, roster_id=roster.id)
+    if not rows:
+        return []
+    dumped = document.model_dump(mode="json") if isinstance(document, BaseModel) else document
+    return gone(rows, dumped)
+
+
+# What the totals of a gang leave out: its dead and retired fighters (api-v1.md « Campaigns »).
+TOTALS = hooks.TotalsHook(left_out=left_out, may_leave=has_fighter_ids)
+
+
+def install() -> None:
+    """At app start-up: the campaign feature's say on every list's totals."""
+    hooks.register_totals(TOTALS)

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.systems.base import AnySystem, ExampleRoster, PublishedProfile
+from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
 from app.systems.play_traits import FigureTraits, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet, load_sheet_data
 from app.systems.spec import TEMPLATES_DIR, SystemSpec
@@ -30,6 +31,7 @@ def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]
     if spec is not None:
         problems += _pages(system, spec)
         problems += _example_book(system, spec)
+        problems += _campaign(system, spec)
         if spec.play is not None:
             problems += _play_traits(system, spec, spec.play)
     return problems
@@ -266,6 +268,54 @@ def _play_example(played: Played, play: PlayTraits, shown: set[str]) -> list[str
         shown.add(panel.id)
         if not isinstance(data, dict) or not _plain(data):
             problems.append(f"{where}: panel {panel.id} is not a dict of plain data")
+    return problems
+
+
+def _campaign(system: AnySystem, spec: SystemSpec) -> list[str]:
+    """Its campaign traits (docs/systems.md « Campaign traits »): the templates they name
+    exist, and the one way to say « no score » holds (a system whose engine scores gives
+    the score's form fields); the stats a battle changes are fields of its unit model."""
+    traits = spec.campaign or NO_CAMPAIGN_TRAITS
+    problems = []
+    if system.score_model is not None and traits.score_template is None:
+        problems.append(
+            "it has a score model and no campaign score template "
+            "(campaign=CampaignTraits(score_template=...); no score: score_model None)"
+        )
+    if system.score_model is None and traits.score_template is not None:
+        problems.append("a campaign score template, and no score model to count it")
+    for kind, name in (("score", traits.score_template), ("totals", traits.totals_template)):
+        if name is not None and not (spec.templates / name).is_file():
+            problems.append(f"the campaign {kind} template {spec.templates / name} does not exist")
+    return problems + _campaign_stats(system, traits)
+
+
+def _campaign_stats(system: AnySystem, traits: CampaignTraits) -> list[str]:
+    """The numbers a battle line changes are the unit model's (its `profile`'s for the
+    profile stats), and each catalogue figure it may make the player's own parses."""
+    unit = system.unit_model.model_fields
+    profile = getattr(unit.get("profile"), "annotation", None)
+    known = (
+        set(profile.model_fields)
+        if isinstance(profile, type) and issubclass(profile, BaseModel)
+        else set()
+    )
+    problems = [
+        f"campaign profile stat {s!r} is not a field of the unit's profile"
+        for s in traits.profile_stats
+        if s not in known
+    ]
+    problems += [
+        f"campaign figure stat {s.name!r} is not a field of the unit model"
+        for s in traits.figure_stats
+        if s.name not in unit
+    ]
+    for field, declared in (("xp", traits.has_xp), ("rep", traits.has_rep)):
+        if declared and field not in unit:
+            problems.append(f"has_{field}: the unit model has no {field!r} field")
+    for unit_id, figure in traits.figures(system).items():
+        parsed = _parsed(system.unit_model, figure.get("custom"), f"campaign figure {unit_id}")
+        problems += [parsed] if isinstance(parsed, str) else []
     return problems
 
 

@@ -9,3 +9,8 @@ SPECS: tuple[SystemSpec, ...] = (
     spec_of("bastos"),
     spec_of("necrowarzone"),
 )
+
+
+def registered(system_id: str) -> SystemSpec | None:
+    """The registered spec of `system_id`, if any (read from `SPECS` at each call)."""
+    return next((spec for spec in SPECS if spec.id == system_id), None)

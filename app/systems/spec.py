@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.settings import ROOT
 from app.systems.base import AnySystem
+from app.systems.campaign_traits import CampaignTraits
 from app.systems.play_traits import PlayTraits
 
 if TYPE_CHECKING:
@@ -38,17 +39,15 @@ class SystemSpec:
     `pages`: the class serving its pages under /<id>/ (catalogue, creator, score helper,
     the fields the roster editor adds); None serves it through the generic editor and
     share page only. `api`: its own API routes, if any. Its data is read from `data_dir`
-    (default data/systems/<id>/), its templates from templates/systems/<id>/."""
+    (default data/systems/<id>/), its templates from templates/systems/<id>/.
+    `campaign`: what campaigns need of it (app/systems/campaign_traits.py), if anything."""
 
     id: str
     build: Builder
     pages: "type[SystemPages[Any]] | None" = None
     api: ApiExtension | None = None
     data_dir: Path | None = None
-    # Each figure of an entry of several keeps his own campaign record (XP, injuries,
-    # death): a battle line naming such an entry takes one figure out of it
-    # (docs/campaigns.md « One figure of several »).
-    figures_apart: bool = False
+    campaign: CampaignTraits | None = None
     # What the play sheet and the mode partie need of it (app/systems/play_traits.py);
     # None: they show the cards alone.
     play: PlayTraits | None = None

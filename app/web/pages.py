@@ -61,6 +61,6 @@ def routers(
             library.router(systems),
             books.router(),
             book_pages.router(systems, pages),
-            campaigns.router(pages),
+            campaigns.router,
         ],
     )

@@ -11,7 +11,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.campaigns.states import counted
 from app.db import SessionDep
 from app.deps import Rosters
 from app.http_cache import immutable_headers, not_modified
@@ -142,7 +141,7 @@ def roster_game(roster: EditableRoster, request: Request, rosters: Rosters) -> R
     except StoredRosterInvalid:
         return html_error(request, 422, "Cette liste doit être corrigée avant de la jouer.")
     # The fighters its ledger says are dead or retired do not play (issue 17).
-    frozen = snapshot(system, counted(rosters.session, roster, parsed))
+    frozen = snapshot(system, rosters.counted(roster, parsed))
     sheet = build_sheet(frozen, sheet_data(request, roster.system))
     context = {
         **play_context(request, frozen, sheet),

@@ -15,7 +15,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.campaigns import states as fighter_states
+from app import hooks
 from app.carnet_service import CarnetService
 from app.dates import french_date
 from app.db import SessionDep
@@ -29,7 +29,6 @@ from app.roster_service import (
     TooLarge,
     check,
 )
-from app.store import campaigns as campaign_store
 from app.store import rosters as store
 from app.store.models import Roster
 from app.systems.base import AnySystem
@@ -378,14 +377,13 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         entries = document.get("entries", [])
         # A fighter the ledger says is dead or retired stays in the rows and leaves the
         # totals (api-v1.md « Campaigns »): rows from the whole list, totals from the rest.
-        rows = campaign_store.ledger(session=session, roster_id=roster.id)
-        gone = fighter_states.gone(rows, document)
+        gone = hooks.left_out(session, roster, document)
         totals = totals_summary = None
         if parsed is not None:
             result, summary = check(system, parsed)
             totals, totals_summary = result, summary
             if any(gone):
-                kept = fighter_states.counted(session, roster, parsed, rows)
+                kept = hooks.counted(session, roster, parsed, gone)
                 totals, totals_summary = check(system, kept)
         entry_lines = lines_per_entry(len(entries), summary)
         if status == 200 and summary is not None and not any(gone) and document == roster.document:
@@ -660,7 +658,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
             )
         if form.get("action") == "share":
             # What a share shows counts as every total does (the dead left them).
-            kept = fighter_states.counted(roster_session(roster), roster, parsed)
+            kept = hooks.counted(roster_session(roster), roster, parsed)
             shared, _created = service.share(roster, kept)
             return redirect(request, f"/s/{shared.code}")
         message: dict[str, Any] | None = None
@@ -733,7 +731,7 @@ def router(systems: dict[str, AnySystem], forms: Mapping[str, SystemForms]) -> A
         # books (« Mettre à jour » says its totals) get the whole form.
         from app.book_service import drawn_units
 
-        simple = not fighter_states.has_fighter_ids(stored) and not drawn_units(system, stored)
+        simple = not hooks.may_leave_out(stored) and not drawn_units(system, stored)
         # What the page shows now: remembered from the answer that drew it, else validated.
         old = shown.get(roster) if simple else None
         if simple and old is None:

@@ -249,3 +249,27 @@ def test_after_the_battle_keyboard_only_with_a_bad_value(
     expect(page.locator("#fighter-4 td.state")).to_have_text("mort")
     expect(page.locator("#fighter-1 td.history")).to_have_text("B1 : +20 XP")
     expect(page.locator("#gang-totals")).to_contain_text("8 figurines en jeu · seuil de déroute 2")
+
+
+def test_after_the_battle_is_compact_on_a_phone(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Issue 26 item 9: « Après la bataille » for 4 fighters was 2,542 px tall at 390 px;
+    each fighter's row is now a dense wrapping line of controls, every one visible."""
+    document = orlocks("Quatre")
+    document["entries"] = document["entries"][:4]
+    gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=document).json()
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(gang["edit_url"])
+    page.click("#to-campaign")
+    rows = page.locator("form.battle-form fieldset.fighter-row")
+    expect(rows).to_have_count(4)
+    height = page.locator("form.battle-form").evaluate(
+        "form => form.getBoundingClientRect().height"
+    )
+    page.screenshot(path="/tmp/h27-after-battle-390.png", full_page=True)
+    assert height < 1600, height
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for name in ("f3_xp", "f3_stat", "f3_by", "f3_cause"):
+        expect(page.locator(f"input[name={name}]")).to_be_visible()
+    expect(page.locator("select[name=f3_state]")).to_be_visible()

@@ -15,6 +15,7 @@ from app.campaigns.ledger import (
     standings,
     states_after,
 )
+from app.campaigns.service import traits_of
 
 
 def figure(xp: int, leader: bool = False) -> dict[str, Any]:
@@ -48,12 +49,14 @@ def test_xp_crosses_100_and_a_death_drops_the_rout_threshold(systems: Any) -> No
     assert before.entries[1].derived.actions == 2
     # L84 « 25% ou plus d’un gang »: 9 figures → 3 down or out call for the test.
     assert before.derived.rout_threshold == 3
-    document, states, _ = apply("necrowarzone", document, states, [FighterOutcome(entry=1, xp=11)])
+    document, states, _ = apply(
+        traits_of("necrowarzone"), document, states, [FighterOutcome(entry=1, xp=11)]
+    )
     after = validate(systems, document, states)
     assert document["entries"][1]["custom"]["xp"] == 101
     assert after.entries[1].derived.actions == 3
     document, states, _ = apply(
-        "necrowarzone", document, states, [FighterOutcome(entry=5, state="dead")]
+        traits_of("necrowarzone"), document, states, [FighterOutcome(entry=5, state="dead")]
     )
     dead = validate(systems, document, states)
     assert states[5] == "dead"
@@ -71,7 +74,7 @@ def test_a_light_wound_and_a_change_with_its_cause(systems: Any) -> None:
             StatChange("CT", -1, "Œil crevé"),
         ),
     )
-    document, states, _ = apply("necrowarzone", gang(), [], [outcome])
+    document, states, _ = apply(traits_of("necrowarzone"), gang(), [], [outcome])
     assert document["entries"][2]["custom"]["light_wounds"] == 1
     assert document["entries"][2]["custom"]["profile"]["CT"] == 2
     result = validate(systems, document, states)
@@ -91,18 +94,18 @@ def test_bastos_rep_4_to_5(systems: Any) -> None:
             }
         ],
     }
-    document, _, _ = apply("bastos", band, [], [FighterOutcome(entry=0, rep=5)])
+    document, _, _ = apply(traits_of("bastos"), band, [], [FighterOutcome(entry=0, rep=5)])
     assert document["entries"][0]["custom"]["rep"] == 5
     assert band["entries"][0]["custom"]["rep"] == 4  # the input is untouched
 
 
 def test_refusals_name_their_field() -> None:
     with pytest.raises(LedgerError) as caught:
-        apply("necrowarzone", gang(), [], [FighterOutcome(entry=9, xp=1)])
+        apply(traits_of("necrowarzone"), gang(), [], [FighterOutcome(entry=9, xp=1)])
     assert caught.value.path == ("fighters", 0, "entry")
     with pytest.raises(LedgerError) as caught:
         apply(
-            "necrowarzone",
+            traits_of("necrowarzone"),
             gang(),
             [],
             [FighterOutcome(entry=0, changes=(StatChange("Rep", 1, "x"),))],
@@ -110,7 +113,7 @@ def test_refusals_name_their_field() -> None:
     assert caught.value.code == "unknown_stat"
     with pytest.raises(LedgerError) as caught:
         apply(
-            "dcsystem",
+            traits_of("dcsystem"),
             {"entries": [{"custom": {"level": 1, "items": []}}]},
             [],
             [FighterOutcome(entry=0, xp=5)],
@@ -121,11 +124,13 @@ def test_refusals_name_their_field() -> None:
 def test_recruits_join_active_and_a_correction_adds_up() -> None:
     recruit = {"name": "Bleu", "custom": figure(0)}
     document, states, _ = apply(
-        "necrowarzone", gang(), [], [FighterOutcome(entry=3, xp=40)], [recruit]
+        traits_of("necrowarzone"), gang(), [], [FighterOutcome(entry=3, xp=40)], [recruit]
     )
     assert len(document["entries"]) == 10 and states[9] == "active"
     # A mistaken +40 corrected to +4 by a new line of −36: both lines stay.
-    document, states, _ = apply("necrowarzone", document, states, [FighterOutcome(entry=3, xp=-36)])
+    document, states, _ = apply(
+        traits_of("necrowarzone"), document, states, [FighterOutcome(entry=3, xp=-36)]
+    )
     assert document["entries"][3]["custom"]["xp"] == 24
 
 
@@ -172,7 +177,7 @@ def test_one_figure_of_five_leaves_his_entry_when_figures_are_apart() -> None:
     document = {"system": "necrowarzone", "name": "G", "entries": [five]}
     outcomes = [FighterOutcome(entry=0, state="dead"), FighterOutcome(entry=0, xp=4)]
     after, states, placed = apply(
-        "necrowarzone", document, ["recovering"], outcomes, corrects=1, apart=True
+        traits_of("necrowarzone"), document, ["recovering"], outcomes, corrects=1, apart=True
     )
     assert [(e.get("id"), e["count"], e["custom"]["xp"]) for e in after["entries"]] == [
         ("g5", 3, 10),
@@ -182,12 +187,12 @@ def test_one_figure_of_five_leaves_his_entry_when_figures_are_apart() -> None:
     assert states == ["recovering", "dead", "recovering"]
     assert [p.entry for p in placed] == [1, 2]
     # Without `figures_apart` the line speaks of the whole entry, named once.
-    whole, states, _ = apply("necrowarzone", document, [], outcomes[:1])
+    whole, states, _ = apply(traits_of("necrowarzone"), document, [], outcomes[:1])
     assert whole["entries"] == [five] and states == ["dead"]
     # All five named: the entry itself is the last of them.
     every = [FighterOutcome(entry=0, xp=1)] * 5
-    after, _, placed = apply("necrowarzone", document, [], every, apart=True)
+    after, _, placed = apply(traits_of("necrowarzone"), document, [], every, apart=True)
     assert [(e.get("id"), e["count"]) for e in after["entries"]] == [("g5", 1), *[(None, 1)] * 4]
     with pytest.raises(LedgerError) as refused:
-        apply("necrowarzone", document, [], every * 2, apart=True)
+        apply(traits_of("necrowarzone"), document, [], every * 2, apart=True)
     assert refused.value.code == "fighter_twice"

@@ -5,6 +5,7 @@ built, `python -m app.systems.conformance` says the same.
 """
 
 import dataclasses
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.catalogues import CatalogueError, load_systems, read_system_data
 from app.systems.base import AnySystem
+from app.systems.campaign_traits import CampaignTraits, FigureStat
 from app.systems.conformance import check_system
 from app.systems.play_traits import (
     Counter,
@@ -22,7 +24,7 @@ from app.systems.play_traits import (
     PlayTraits,
     RoutTest,
 )
-from app.systems.registry import SPECS
+from app.systems.registry import SPECS, registered
 from app.systems.sheet import SheetEntry
 from app.systems.spec import SystemSpec
 
@@ -126,6 +128,37 @@ def test_check_system_finds_what_is_wrong(systems: dict[str, AnySystem]) -> None
     assert any("totals" in p and "printed" in p for p in problems)
     assert any("the catalogue says" in p for p in problems)
     assert any("nowhere.html" in p for p in problems)
+
+
+def test_campaign_traits_are_checked(systems: dict[str, AnySystem]) -> None:
+    """A campaign template that is missing, a score without its campaign template (the one
+    way to say « no score » is score_model None), stats the unit model does not have: each
+    fails conformance (issue 27: such a system's gang pages answered 500)."""
+    dcsystem, necrowarzone = registered("dcsystem"), registered("necrowarzone")
+    assert dcsystem is not None and necrowarzone is not None
+    assert dcsystem.campaign is not None and necrowarzone.campaign is not None
+    missing = replace(dcsystem, campaign=CampaignTraits(score_template="nowhere.html"))
+    assert any(
+        "campaign score template" in p and "nowhere.html" in p
+        for p in check_system(systems["dcsystem"], missing)
+    )
+    unscored = replace(dcsystem, campaign=None)
+    assert any(
+        "score model and no campaign score template" in p
+        for p in check_system(systems["dcsystem"], unscored)
+    )
+    traits = replace(
+        necrowarzone.campaign,
+        profile_stats=("ZZ",),
+        figure_stats=(FigureStat("nope", "N", "Nope"),),
+        has_rep=True,
+        totals_template="nowhere.html",
+    )
+    problems = check_system(systems["necrowarzone"], replace(necrowarzone, campaign=traits))
+    assert any("'ZZ'" in p for p in problems)
+    assert any("'nope'" in p for p in problems)
+    assert any("has_rep" in p for p in problems)
+    assert any("campaign totals template" in p for p in problems)
 
 
 def test_catalogue_problems_are_all_reported_at_once(tmp_path: Any) -> None:

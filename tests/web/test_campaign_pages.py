@@ -2,10 +2,13 @@
 form, the gang's public page, the report, a campaign's standings and joining it."""
 
 import re
+from dataclasses import replace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from app.systems import registry
 from tests.api.test_campaigns import (
     PROFILE,
     battle,
@@ -214,6 +217,24 @@ def test_a_dcsystem_battle_is_scored_by_e3_from_the_page(browser: TestClient) ->
         headers={"Authorization": f"Bearer {roster['edit_token']}"},
     ).json()["battles"]
     assert [line["points"] for line in lines] == [24, None]
+
+
+def test_a_scored_system_without_campaign_traits_has_its_gang_page(
+    browser: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: a system with a score and no campaign score template answered 500 on
+    every gang page. Conformance refuses it now; served anyway, the page shows no score."""
+    dcsystem = registry.registered("dcsystem")
+    assert dcsystem is not None
+    bare = replace(dcsystem, campaign=None)
+    specs = tuple(bare if spec.id == "dcsystem" else spec for spec in registry.SPECS)
+    monkeypatch.setattr(registry, "SPECS", specs)
+    roster = stored(browser, sg1())
+    open_in_browser(browser, roster)
+    page = browser.get(f"/r/{roster['id']}/campagne")
+    assert page.status_code == 200, page.text
+    assert 'id="battle-score"' not in page.text and 'name="kills_3"' not in page.text
+    assert 'id="record-battle"' in page.text
 
 
 def test_a_nolimits_battle_is_scored_by_its_engine_from_the_page(browser: TestClient) -> None:

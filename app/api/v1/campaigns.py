@@ -1,10 +1,14 @@
 """A gang's ledger and a club's campaigns (api-v1.md « Campaigns »): thin edges over
-app/campaigns/service.py, which answers the refusals as problem+json."""
+app/campaigns/service.py. Its refusals rise and app/refusals.py answers them as
+problem+json.
+
+`router` holds the routes whose types name no system; `campaigns_router(systems)` adds the
+two whose body or answer is a union of the systems served (record_battle, create_campaign)."""
 
 import json
 from typing import Annotated, Any, Literal, Union
 
-from fastapi import APIRouter, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field, create_model
 
 from app.api.v1.deps import Authorization, EditableRoster, bearer
@@ -21,31 +25,215 @@ from app.campaigns.models import (
     VerdictIn,
     VoidIn,
 )
-from app.campaigns.service import (
-    CampaignFull,
-    CampaignService,
-    JoinRefused,
-    LedgerError,
-    NoSuchCampaign,
-)
+from app.campaigns.service import CampaignService, NotOrganiser, OrganiserTokenMissing
 from app.carnet_service import KeyRefused
 from app.db import SessionDep
-from app.problems import ApiError, FieldError, Problem
-from app.roster_service import StaleVersion, TokenMissing, check
+from app.problems import ApiError, Problem
+from app.roster_service import TokenMissing, check
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
-from app.store.models import Battle
+from app.store.models import Battle, Campaign
 from app.systems.base import AnySystem
 from app.urls import public_base
 
 
-def refused(error: LedgerError) -> ApiError:
-    loc: list[str | int] = ["body", *error.path]
-    return ApiError(422, str(error), errors=[FieldError(loc=loc, msg=str(error), code=error.code)])
+async def campaign_service(request: Request, session: SessionDep) -> CampaignService:
+    return CampaignService(session, request.app.state.systems)
 
 
-def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(prefix="/api/v1", tags=["campaigns"])
+Campaigns = Annotated[CampaignService, Depends(campaign_service)]
+
+
+# The roster version a battle is recorded on (a missing If-Match is a 428, never null; the
+# body is checked first: parse_version runs in the route).
+IfMatch = Annotated[
+    str,
+    Header(pattern=VERSION_PATTERN, description='The roster version read, e.g. "3".'),
+]
+
+
+router = APIRouter(prefix="/api/v1", tags=["campaigns"])
+
+
+def told(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """A route's problem answers for its OpenAPI `responses`: each status, what it means."""
+    return {status: {"model": Problem, "description": text} for status, text in answers}
+
+
+def line_ref(row: Battle) -> LineRef:
+    return LineRef(
+        recorded_by=row.roster_id,
+        battle=row.number,
+        verdict=row.verdict or "pending",
+        voided=row.voided_at is not None,
+    )
+
+
+def organised(campaigns: CampaignService, campaign_id: str, authorization: str | None) -> Campaign:
+    """The campaign, when `authorization` carries its edit token (the organiser's)."""
+    campaign = campaigns.get(campaign_id)
+    token = bearer(authorization)
+    if token is None:
+        raise OrganiserTokenMissing(campaign_id)
+    if not campaign_store.token_matches(campaign, token):
+        raise NotOrganiser(campaign_id)
+    return campaign
+
+
+@router.get(
+    "/rosters/{roster_id}/battles",
+    response_model=BattleList,
+    responses={**AUTH_PROBLEMS, 422: {"model": Problem}},
+    summary="A gang's ledger, oldest first (edit token, or ?share=<its latest share>)",
+    operation_id="list_battles",
+)
+def list_battles(
+    roster_id: str,
+    campaigns: Campaigns,
+    response: Response,
+    share: Annotated[str | None, Query(max_length=16)] = None,
+    authorization: Authorization = None,
+) -> Any:
+    token = bearer(authorization)
+    if token is None and share is not None:
+        roster = campaigns.rosters.get(roster_id)
+        latest = roster_store.latest_share(session=campaigns.session, roster_id=roster.id)
+        if latest is None or latest.code != share:
+            raise ApiError(403, "Not this roster's latest share.")
+        response.headers["Cache-Control"] = "public, max-age=60"
+    else:
+        if token is None:
+            raise TokenMissing(roster_id)
+        roster = campaigns.rosters.authorize(roster_id, token)
+        response.headers["Cache-Control"] = "private, no-store"
+    # Plain JSON of plain values, as BattleList says (its validation of 1,000 lines
+    # again took as long as reading them).
+    body = json.dumps({"battles": campaigns.battles(roster)}, ensure_ascii=False)
+    return Response(
+        body.encode(),
+        media_type="application/json",
+        headers={"Cache-Control": response.headers["Cache-Control"]},
+    )
+
+
+@router.post(
+    "/rosters/{roster_id}/battles/{recorded_by}/{battle}/verdict",
+    response_model=LineRef,
+    responses={
+        **AUTH_PROBLEMS,
+        422: {"model": Problem, "description": "No such line against this gang, or voided."},
+    },
+    summary="Confirm or dispute a line another gang recorded against this one (token)",
+    operation_id="give_verdict",
+)
+def give_verdict(
+    roster: EditableRoster,
+    recorded_by: Annotated[str, Path(max_length=32)],
+    battle: Annotated[int, Path(ge=1, le=1_000_000)],
+    body: VerdictIn,
+    campaigns: Campaigns,
+) -> Any:
+    return line_ref(campaigns.verdict(roster, recorded_by, battle, body.verdict))
+
+
+@router.post(
+    "/campaigns/{campaign_id}/voids",
+    response_model=LineRef,
+    responses=told(
+        (401, "No campaign token."),
+        (403, "Not this campaign's token."),
+        (404, "No such campaign."),
+        (422, "No such line in the campaign."),
+    ),
+    summary="The organiser voids a line of the campaign (its edit token as Bearer)",
+    operation_id="void_battle",
+)
+def void_battle(
+    campaign_id: str, body: VoidIn, campaigns: Campaigns, authorization: Authorization = None
+) -> Any:
+    campaign = organised(campaigns, campaign_id, authorization)
+    return line_ref(campaigns.void(campaign, body.recorded_by, body.battle))
+
+
+@router.post(
+    "/campaigns/{campaign_id}/gangs",
+    status_code=201,
+    response_model=Joined,
+    responses=told(
+        (403, "Wrong join code or edit token."),
+        (404, "No such campaign or roster."),
+        (409, "The campaign is full."),
+        (422, "A roster of another system."),
+    ),
+    summary="A roster joins the campaign (its edit token and the join code)",
+    operation_id="join_campaign",
+)
+def join_campaign(campaign_id: str, body: JoinIn, campaigns: Campaigns) -> Any:
+    campaign = campaigns.get(campaign_id)
+    roster = campaigns.join(campaign, body.roster, body.edit_token, body.join_code)
+    return Joined(roster=roster.id)
+
+
+@router.get(
+    "/campaigns/{campaign_id}",
+    response_model=CampaignOut,
+    responses={404: {"model": Problem}},
+    summary="A campaign and its standings (public)",
+    operation_id="get_campaign",
+)
+def get_campaign(campaign_id: str, campaigns: Campaigns) -> Any:
+    return campaigns.view(campaigns.get(campaign_id))
+
+
+def record(
+    roster: EditableRoster,
+    if_match: str | None,
+    body: BattleIn,
+    campaigns: Campaigns,
+    response: Response,
+) -> dict[str, Any]:
+    """record_battle: the line, its share, and the gang after it (its dead leave the totals)."""
+    expected = parse_version(if_match, roster.version)
+    line, share = campaigns.record(roster, expected, body)
+    system = campaigns.systems[roster.system]
+    document = system.roster_model.model_validate(roster.document)
+    result, _summary = check(system, campaigns.active(roster, document))
+    response.headers["ETag"] = f'"{roster.version}"'
+    response.headers["Location"] = f"/api/v1/rosters/{roster.id}/battles"
+    return {
+        "battle": line.number,
+        "share": share.code,
+        "roster": document.model_dump(mode="json"),
+        "validation": result.model_dump(mode="json"),
+    }
+
+
+def create(
+    body: CampaignIn,
+    request: Request,
+    campaigns: Campaigns,
+    response: Response,
+    authorization: str | None,
+) -> CampaignCreated:
+    """create_campaign: in the carnet whose key came as Bearer, if one did."""
+    key = bearer(authorization)
+    carnet = campaigns.carnet_by_key(key) if key is not None else None
+    if key is not None and carnet is None:
+        raise KeyRefused("")
+    campaign, token, join = campaigns.create(body, carnet)
+    base = public_base(request)
+    response.headers["Location"] = f"/api/v1/campaigns/{campaign.id}"
+    return CampaignCreated(
+        id=campaign.id,
+        edit_token=token,
+        join_code=join,
+        join_url=f"{base}/c/{campaign.id}/rejoindre?code={join}",
+        url=f"{base}/c/{campaign.id}",
+    )
+
+
+def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
+    """record_battle's answer and create_campaign's body, as unions of the systems served."""
     document_type: Any = Annotated[
         Union[tuple(s.roster_model for s in systems.values())],  # noqa: UP007
         Field(discriminator="system"),
@@ -67,20 +255,27 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
         __base__=CampaignIn,
         system=(system_ids, Field(description="A game system id.")),
     )
+    return BattleRecorded, campaign_body
 
-    def service(request: Request, session: Any) -> CampaignService:
-        return CampaignService(session, request.app.state.systems)
 
-    @router.post(
+def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
+    """The two routes whose types are unions of the systems served, then `router`'s."""
+    typed = APIRouter(prefix="/api/v1", tags=["campaigns"])
+    battle_recorded, body_model = typed_models(systems)
+    campaign_body: Any = body_model
+
+    @typed.post(
         "/rosters/{roster_id}/battles",
         status_code=201,
-        response_model=BattleRecorded,
+        response_model=battle_recorded,
         responses={
             **AUTH_PROBLEMS,
-            409: {"model": Problem, "description": "Stale version: nothing recorded."},
-            413: {"model": Problem, "description": "Too heavy: nothing recorded."},
+            **told(
+                (409, "Stale version: nothing recorded."),
+                (413, "Too heavy: nothing recorded."),
+                (428, "If-Match missing."),
+            ),
             422: {"model": Problem},
-            428: {"model": Problem, "description": "If-Match missing."},
         },
         summary="Record a battle in the gang's ledger (token and If-Match: <version>)",
         operation_id="record_battle",
@@ -88,144 +283,13 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
     def record_battle(
         roster: EditableRoster,
         body: BattleIn,
-        request: Request,
-        session: SessionDep,
+        campaigns: Campaigns,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
-            Header(pattern=VERSION_PATTERN, description='The roster version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
+        if_match: IfMatch = None,  # type: ignore[assignment]
     ) -> Any:
-        expected = parse_version(if_match, roster.version)
-        campaigns = service(request, session)
-        try:
-            line, share = campaigns.record(roster, expected, body)
-        except LedgerError as error:
-            raise refused(error) from None
-        except StaleVersion as stale:
-            raise ApiError(
-                409,
-                f"Version {expected} is stale: the roster is at version {stale.current}; "
-                "nothing was recorded.",
-                headers={"ETag": f'"{stale.current}"'},
-            ) from None
-        system = systems[roster.system]
-        document = system.roster_model.model_validate(roster.document)
-        result, _summary = check(system, campaigns.active(roster, document))
-        response.headers["ETag"] = f'"{roster.version}"'
-        response.headers["Location"] = f"/api/v1/rosters/{roster.id}/battles"
-        return {
-            "battle": line.number,
-            "share": share.code,
-            "roster": document.model_dump(mode="json"),
-            "validation": result.model_dump(mode="json"),
-        }
+        return record(roster, if_match, body, campaigns, response)
 
-    @router.get(
-        "/rosters/{roster_id}/battles",
-        response_model=BattleList,
-        responses={**AUTH_PROBLEMS, 422: {"model": Problem}},
-        summary="A gang's ledger, oldest first (edit token, or ?share=<its latest share>)",
-        operation_id="list_battles",
-    )
-    def list_battles(
-        roster_id: str,
-        request: Request,
-        session: SessionDep,
-        response: Response,
-        share: Annotated[str | None, Query(max_length=16)] = None,
-        authorization: Authorization = None,
-    ) -> Any:
-        campaigns = service(request, session)
-        token = bearer(authorization)
-        if token is None and share is not None:
-            roster = campaigns.rosters.get(roster_id)
-            latest = roster_store.latest_share(session=session, roster_id=roster.id)
-            if latest is None or latest.code != share:
-                raise ApiError(403, "Not this roster's latest share.")
-            response.headers["Cache-Control"] = "public, max-age=60"
-        else:
-            if token is None:
-                raise TokenMissing(roster_id)
-            roster = campaigns.rosters.authorize(roster_id, token)
-            response.headers["Cache-Control"] = "private, no-store"
-        # Plain JSON of plain values, as BattleList says (its validation of 1,000 lines
-        # again took as long as reading them).
-        body = json.dumps({"battles": campaigns.battles(roster)}, ensure_ascii=False)
-        return Response(
-            body.encode(),
-            media_type="application/json",
-            headers={"Cache-Control": response.headers["Cache-Control"]},
-        )
-
-    def line_ref(row: Battle) -> LineRef:
-        return LineRef(
-            recorded_by=row.roster_id,
-            battle=row.number,
-            verdict=row.verdict or "pending",
-            voided=row.voided_at is not None,
-        )
-
-    @router.post(
-        "/rosters/{roster_id}/battles/{recorded_by}/{battle}/verdict",
-        response_model=LineRef,
-        responses={
-            **AUTH_PROBLEMS,
-            422: {"model": Problem, "description": "No such line against this gang, or voided."},
-        },
-        summary="Confirm or dispute a line another gang recorded against this one (token)",
-        operation_id="give_verdict",
-    )
-    def give_verdict(
-        roster: EditableRoster,
-        recorded_by: Annotated[str, Path(max_length=32)],
-        battle: Annotated[int, Path(ge=1, le=1_000_000)],
-        body: VerdictIn,
-        request: Request,
-        session: SessionDep,
-    ) -> Any:
-        try:
-            row = service(request, session).verdict(roster, recorded_by, battle, body.verdict)
-        except LedgerError as error:
-            raise refused(error) from None
-        return line_ref(row)
-
-    @router.post(
-        "/campaigns/{campaign_id}/voids",
-        response_model=LineRef,
-        responses={
-            401: {"model": Problem, "description": "No campaign token."},
-            403: {"model": Problem, "description": "Not this campaign's token."},
-            404: {"model": Problem, "description": "No such campaign."},
-            422: {"model": Problem, "description": "No such line in the campaign."},
-        },
-        summary="The organiser voids a line of the campaign (its edit token as Bearer)",
-        operation_id="void_battle",
-    )
-    def void_battle(
-        campaign_id: str,
-        body: VoidIn,
-        request: Request,
-        session: SessionDep,
-        authorization: Authorization = None,
-    ) -> Any:
-        campaigns = service(request, session)
-        try:
-            campaign = campaigns.get(campaign_id)
-        except NoSuchCampaign:
-            raise ApiError(404, "No such campaign.") from None
-        token = bearer(authorization)
-        if token is None:
-            raise ApiError(401, "The campaign's edit token is needed.")
-        if not campaign_store.token_matches(campaign, token):
-            raise ApiError(403, "Not this campaign's edit token: nothing voided.")
-        try:
-            row = campaigns.void(campaign, body.recorded_by, body.battle)
-        except LedgerError as error:
-            raise refused(error) from None
-        return line_ref(row)
-
-    @router.post(
+    @typed.post(
         "/campaigns",
         status_code=201,
         response_model=CampaignCreated,
@@ -239,70 +303,13 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
     def create_campaign(
         body: campaign_body,
         request: Request,
-        session: SessionDep,
+        campaigns: Campaigns,
         response: Response,
         authorization: Authorization = None,
     ) -> Any:
-        campaigns = service(request, session)
-        key = bearer(authorization)
-        carnet = campaigns.carnet_by_key(key) if key is not None else None
-        if key is not None and carnet is None:
-            raise KeyRefused("")
-        try:
-            campaign, token, join = campaigns.create(body, carnet)
-        except LedgerError as error:
-            raise refused(error) from None
-        base = public_base(request)
-        response.headers["Location"] = f"/api/v1/campaigns/{campaign.id}"
-        return CampaignCreated(
-            id=campaign.id,
-            edit_token=token,
-            join_code=join,
-            join_url=f"{base}/c/{campaign.id}/rejoindre?code={join}",
-            url=f"{base}/c/{campaign.id}",
-        )
+        return create(body, request, campaigns, response, authorization)
 
-    @router.post(
-        "/campaigns/{campaign_id}/gangs",
-        status_code=201,
-        response_model=Joined,
-        responses={
-            403: {"model": Problem, "description": "Wrong join code or edit token."},
-            404: {"model": Problem, "description": "No such campaign or roster."},
-            409: {"model": Problem, "description": "The campaign is full."},
-            422: {"model": Problem, "description": "A roster of another system."},
-        },
-        summary="A roster joins the campaign (its edit token and the join code)",
-        operation_id="join_campaign",
-    )
-    def join_campaign(campaign_id: str, body: JoinIn, request: Request, session: SessionDep) -> Any:
-        campaigns = service(request, session)
-        try:
-            campaign = campaigns.get(campaign_id)
-            roster = campaigns.join(campaign, body.roster, body.edit_token, body.join_code)
-        except NoSuchCampaign:
-            raise ApiError(404, "No such campaign.") from None
-        except JoinRefused:
-            raise ApiError(403, "Wrong join code or edit token: nothing joined.") from None
-        except CampaignFull:
-            raise ApiError(409, "The campaign is full.") from None
-        except LedgerError as error:
-            raise refused(error) from None
-        return Joined(roster=roster.id)
-
-    @router.get(
-        "/campaigns/{campaign_id}",
-        response_model=CampaignOut,
-        responses={404: {"model": Problem}},
-        summary="A campaign and its standings (public)",
-        operation_id="get_campaign",
-    )
-    def get_campaign(campaign_id: str, request: Request, session: SessionDep) -> Any:
-        campaigns = service(request, session)
-        try:
-            campaign = campaigns.get(campaign_id)
-        except NoSuchCampaign:
-            raise ApiError(404, "No such campaign.") from None
-        return campaigns.view(campaign)
-
-    return router
+    both = APIRouter()
+    both.include_router(typed)
+    both.include_router(router)
+    return both

@@ -10,8 +10,8 @@ from sqlmodel import Session
 from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
 from app.api.v1.deps import EditableRoster, Rosters
 from app.api.v1.systems import require_json_body
-from app.campaigns.states import counted
 from app.db import SessionDep
+from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
 from app.roster_service import RosterService, StaleVersion, check

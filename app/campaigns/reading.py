@@ -1,0 +1,142 @@
+"""A gang's ledger as api-v1's `list_battles` gives it (and the gang pages show it): this
+gang's own lines, and those other gangs of a campaign recorded against it, their result
+turned as their corrections say."""
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from app.campaigns import ledger
+from app.campaigns import states as fighters_of
+from app.campaigns.ledger import Line
+from app.store import campaigns as store
+from app.store.models import Battle, Roster, as_utc
+
+
+def battles(
+    session: Session,
+    roster: Roster,
+    rows: Sequence[Battle],
+    document: Mapping[str, Any],
+    until: datetime | None,
+    most: int,
+) -> list[dict[str, Any]]:
+    """Oldest first. Bounded whatever others recorded: this gang's ledger `rows` (its own,
+    read against `document`), one query for the latest `most` lines naming it with their
+    corrections (up to `until`, when given), one for the recorders' names."""
+    fixed = ledger.correction_of(fighters_of.lines_of(rows, document))
+    out = [
+        (row.created_at, row.id or 0, line_out(row, roster.id, fixed.get(row.number)))
+        for row in rows
+    ]
+    theirs = store.mirrored(session=session, roster_id=roster.id, limit=most, until=until)
+    named = [r.opponent_roster_id for r in rows if r.opponent_roster_id]
+    recorders = store.names(session=session, roster_ids=[*named, *(r.roster_id for r in theirs)])
+    for _when, _id, mine in out:
+        # A line naming a gang of the campaign and no opponent in words names that gang.
+        if mine["opponent_roster"] and not mine["opponent"]:
+            mine["opponent"] = recorders.get(mine["opponent_roster"], "")
+    confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
+    same = store.lines_by_id(session=session, ids=confirmed)
+    for _when, _id, mine in out:
+        other = same.get(mine.pop("_confirms", None) or -1)
+        if other is not None:
+            mine["same_as"] = {"recorded_by": other.roster_id, "battle": other.number}
+    out += against(theirs, recorders, confirmed)
+    out.sort(key=lambda item: (as_utc(item[0]), item[1]))
+    return [line for _when, _id, line in out]
+
+
+def against(
+    theirs: Sequence[store.Mirrored], recorders: Mapping[str, str], confirmed: set[int]
+) -> list[tuple[datetime, int, dict[str, Any]]]:
+    """The lines other gangs recorded against this one, as this gang reads them: their
+    result turned (as their corrections leave it), their fighters not shown; a line this
+    gang recorded again (`confirmed`) is shown once, as its own."""
+    by_recorder: dict[str, list[Line]] = {}
+    for row in theirs:
+        by_recorder.setdefault(row.roster_id, []).append(
+            Line(battle=row.number, result=row.result, points=row.points, corrects=row.corrects)
+        )
+    effective = {
+        (recorder, line.battle): result
+        for recorder, lines in by_recorder.items()
+        for line, result, _points in ledger.effective(lines)
+    }
+    out = []
+    for row in theirs:
+        if row.corrects is not None or row.roster_id not in recorders or row.id in confirmed:
+            continue
+        line = {
+            "battle": row.number,
+            "date": row.date,
+            "opponent": recorders[row.roster_id],
+            "scenario": row.scenario,
+            "result": ledger.OPPOSITE[effective.get((row.roster_id, row.number), row.result)],
+            "points": None,
+            "share": row.share_code,
+            "fighters": [],
+            "recruits": [],
+            "notes": row.notes,
+            "corrects": None,
+            "corrected_by": None,
+            "campaign": row.campaign_id,
+            "opponent_roster": row.roster_id,
+            "recorded_by": row.roster_id,
+            "verdict": row.verdict or "pending",
+            "voided": row.voided_at is not None,
+            "same_as": None,
+        }
+        out.append((row.created_at, row.id or 0, line))
+    return out
+
+
+def line(session: Session, roster: Roster, row: Battle) -> dict[str, Any]:
+    """One line of this gang's own ledger as `battles` gives it."""
+    out = line_out(row, roster.id, None)
+    out.pop("_confirms", None)
+    if row.opponent_roster_id and not row.opponent:
+        names = store.names(session=session, roster_ids=[row.opponent_roster_id])
+        out["opponent"] = names.get(row.opponent_roster_id, "")
+    return out
+
+
+def line_out(row: Battle, recorder: str, corrected_by: int | None) -> dict[str, Any]:
+    """A line of this gang's own ledger (`_confirms`: the line of the other gang it
+    recorded again, for `battles` to name)."""
+    return {
+        "battle": row.number,
+        "date": row.date,
+        "opponent": row.opponent,
+        "scenario": row.scenario,
+        "result": row.result,
+        "points": row.points,
+        "share": row.share_code,
+        "fighters": [
+            {
+                "entry": f["entry"],
+                "id": f.get("id"),
+                "name": f.get("name", ""),
+                "xp": f.get("xp", 0),
+                "changes": f.get("changes", []),
+                "rep": f.get("rep"),
+                "state": f.get("state"),
+            }
+            for f in row.fighters
+        ],
+        "recruits": [str(r.get("name") or "Recrue") for r in row.recruits],
+        "notes": row.notes,
+        "corrects": row.corrects,
+        "corrected_by": corrected_by,
+        "campaign": row.campaign_id,
+        "opponent_roster": row.opponent_roster_id,
+        "recorded_by": recorder,
+        "verdict": (row.verdict or "pending")
+        if row.opponent_roster_id and row.corrects is None
+        else None,
+        "voided": row.voided_at is not None,
+        "same_as": None,
+        "_confirms": row.confirms_id,
+    }

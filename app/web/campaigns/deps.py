@@ -1,0 +1,55 @@
+"""What the campaign pages depend on: the campaign service of this request, a campaign that
+exists (NoSuchCampaign otherwise: app/refusals.py answers it), one its organiser opens, and
+the pages of a roster's system (its score form, its « Ajouter » list)."""
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from app.campaigns.service import CampaignService, NotOrganiser
+from app.db import SessionDep
+from app.store import campaigns as campaign_store
+from app.store.models import Campaign
+from app.systems import registry
+from app.web.deps import browser_carnet
+from app.web.system_pages import SystemPages
+
+
+async def campaign_service(request: Request, session: SessionDep) -> CampaignService:
+    return CampaignService(session, request.app.state.systems)
+
+
+Campaigns = Annotated[CampaignService, Depends(campaign_service)]
+
+
+def joinable(campaign_id: str, campaigns: Campaigns) -> Campaign:
+    """The campaign of the path, of a system this app serves (NoSuchCampaign: 404)."""
+    return campaigns.get(campaign_id)
+
+
+JoinableCampaign = Annotated[Campaign, Depends(joinable)]
+
+
+def is_organiser(request: Request, campaigns: CampaignService, campaign: Campaign) -> bool:
+    """Whether this browser's carnet is the one the campaign was created in."""
+    carnet = browser_carnet(request, campaigns.session)
+    return carnet is not None and campaign_store.is_organiser(
+        session=campaigns.session, carnet_id=carnet.id, campaign_id=campaign.id
+    )
+
+
+def organised(request: Request, campaign: JoinableCampaign, campaigns: Campaigns) -> Campaign:
+    """The campaign, when this browser's carnet is its organiser's (NotOrganiser: 403)."""
+    if not is_organiser(request, campaigns, campaign):
+        raise NotOrganiser(campaign.id)
+    return campaign
+
+
+OrganisedCampaign = Annotated[Campaign, Depends(organised)]
+
+
+def system_page(request: Request, system_id: str) -> SystemPages[Any]:
+    """The pages of a served system: its spec's, or the generic editor's fields alone."""
+    spec = registry.registered(system_id)
+    pages = spec.pages if spec is not None and spec.pages is not None else SystemPages
+    return pages(request.app.state.systems[system_id])
