@@ -64,6 +64,10 @@ class NoSuchBookShare(RosterError):
     pass
 
 
+class NotYourBook(RosterError):
+    """A book page names a book this browser's carnet does not hold (or of another system)."""
+
+
 class UnknownSystem(RosterError):
     def __init__(self, system: str) -> None:
         self.system = system

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI, Request, Response
 
-from app.book_service import NoSuchBook, NoSuchBookShare, UnknownSystem
+from app.book_service import NoSuchBook, NoSuchBookShare, NotYourBook, UnknownSystem
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -277,6 +277,24 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     ),
     (CarnetError, Answer(400, _const("Refused."), "Demande refusée.", "carnet_refused")),
 )
+
+# --- army books' pages (issue 27) ---------------------------------------------------------
+# The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
+# book that does not exist and for one of another carnet.
+NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
+TABLE += (
+    (
+        NotYourBook,
+        Answer(
+            404,
+            _const("This book is not in this carnet."),
+            NOT_YOUR_BOOK,
+            "not_in_carnet",
+            ("path", "book_id"),
+        ),
+    ),
+)
+# --- end of army books' pages -------------------------------------------------------------
 
 
 def answer(error: RosterError) -> Answer:

@@ -7,7 +7,7 @@ It is validated by that system's own unit model: a definition the model refuses 
 reported as the unit's issues (`invalid_definition`), never dropped.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -23,9 +23,11 @@ __all__ = [
     "BookValidation",
     "UnitCheck",
     "UnitOption",
+    "book_definition",
     "definition_model",
     "is_optioned",
     "unit_cost",
+    "units_in_entries",
     "validate_book",
 ]
 
@@ -90,6 +92,21 @@ class BookValidation(BaseModel):
 def is_optioned(system: AnySystem) -> bool:
     """Whether the system's cost body is `{"unit", "option"}` (a trooper with options)."""
     return set(system.unit_model.model_fields) == {"unit", "option"}
+
+
+def units_in_entries(system: AnySystem) -> bool:
+    """Whether a book unit is a list entry by itself (the editor's « Ajouter » offers it)."""
+    return not is_optioned(system)
+
+
+def book_definition(system: AnySystem, definition: Any, unit_id: str) -> Any:
+    """What a creator's unit becomes as a book unit's definition: for a system whose cost
+    body holds a trooper and its option, the trooper, carrying the book unit's id."""
+    if not is_optioned(system) or not isinstance(definition, dict):
+        return definition
+    if "unit" in definition:
+        definition = definition["unit"]
+    return {**definition, "id": unit_id} if isinstance(definition, dict) else definition
 
 
 def definition_model(system: AnySystem) -> type[BaseModel]:

@@ -39,7 +39,7 @@ from app.web.deps import (
 from app.web.forms import count_bounds, field_errors, int_or_raw, with_form
 from app.web.qr import qr_svg
 from app.web.render import html_error, render
-from app.web.rosters import create_and_open, empty_document, redirect, service_of
+from app.web.toolkit import create_and_open, empty_document, redirect, service_of
 
 # A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
 FLASH = "caserne_library_flash"

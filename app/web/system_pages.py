@@ -12,7 +12,7 @@ how to turn it back into form values (`values_from_entry`); the creator then sav
 the same row instead of adding one.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.book_service import BookService
 from app.db import SessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
@@ -29,7 +30,16 @@ from app.web.deps import ChosenRoster, FormDep, editable_or_none
 from app.web.editor_form import entry_label
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.rosters import add_entry_to_roster, redirect, service_of
+from app.web.toolkit import (
+    add_entry_to_roster,
+    add_unit_to_book,
+    by_id,
+    my_book,
+    redirect,
+    service_of,
+)
+
+__all__ = ["EditedEntry", "SystemPages", "Target", "by_id", "pages_of"]
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
 GONE_UNIT = (
@@ -61,12 +71,6 @@ class EditedEntry:
 
 
 SystemT = TypeVar("SystemT", bound=AnySystem)
-ItemT = TypeVar("ItemT")
-
-
-def by_id(items: Iterable[ItemT]) -> dict[str, ItemT]:
-    """A catalogue list by id, as templates look its items up."""
-    return {item.id: item for item in items}  # type: ignore[attr-defined]
 
 
 class SystemPages(Generic[SystemT]):
@@ -280,8 +284,6 @@ class SystemPages(Generic[SystemT]):
         def creator_add_to_book(request: Request, session: SessionDep, form: FormDep) -> Response:
             """The creator's unit into the army book it was opened from (kept even when
             invalid: the book shows its issues)."""
-            from app.web.book_pages import add_unit_to_book
-
             values = self.unit_from_form(form)
             name = str(values.get("name") or form.get("name") or "")
             book_id = str(form.get("livre", ""))
@@ -318,8 +320,6 @@ class SystemPages(Generic[SystemT]):
         """The creator showing one unit of the browser's book (`?livre=&unite=`), to save it
         back over itself; 404 when the book is not this browser's or the creator cannot show
         that unit as it is."""
-        from app.book_service import BookService
-
         book = getattr(request.state, "book_target", None)
         if book is None:
             return html_error(request, 404, GONE_UNIT)
@@ -336,9 +336,7 @@ class SystemPages(Generic[SystemT]):
     def note_book_target(self, request: Request, session: Session, book_id: Any) -> None:
         """Remembers for the page the army book (of this browser, of this system) that
         `?livre=` or the form's `livre` names: the creator then offers « Ajouter au livre »."""
-        from app.web.book_pages import my_book
-
-        book = my_book(request, session, str(book_id)[:64]) if book_id else None
+        book = my_book(request, session, str(book_id)) if book_id else None
         request.state.book_target = book if book and book.system == self.system_id else None
 
     def preview(self, request: Request, session: Session, form: FormData) -> Response:
@@ -439,3 +437,9 @@ class SystemPages(Generic[SystemT]):
         }
         template = f"systems/{self.system_id}/creator.html"
         return render(request, template, context, block="result", status=status)
+
+
+def pages_of(request: Request) -> Mapping[str, SystemPages[Any]]:
+    """Each served system's pages, by system id (app.state, set by create_app)."""
+    pages: Mapping[str, SystemPages[Any]] = request.app.state.pages
+    return pages
