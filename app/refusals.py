@@ -57,6 +57,13 @@ def _current(error: RosterError) -> int:
     return error.current if isinstance(error, StaleVersion) else 0
 
 
+def _stale(error: RosterError, subject: str) -> str:
+    sent = error.expected if isinstance(error, StaleVersion) else None
+    if sent is not None:
+        return f"Version {sent} is stale: the {subject} is at version {_current(error)}."
+    return f"The {subject} is at version {_current(error)}: read it again."
+
+
 def _too_large(error: RosterError, _subject: str) -> str:
     assert isinstance(error, TooLarge)
     return f"The {error.what} would weigh {error.size} bytes; at most {error.limit} are kept."
@@ -177,7 +184,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         StaleVersion,
         Answer(
             409,
-            lambda e, subject: f"The {subject} is at version {_current(e)}: read it again.",
+            _stale,
             "La liste a été modifiée ailleurs pendant ce changement : réessayez.",
             "version_stale",
             ("header", "if-match"),

@@ -4,17 +4,17 @@ books would get. Refusals rise as the services' exceptions; app/refusals.py answ
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, create_model
 
+from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import NO_STORE, UtcDatetime
-from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
-from app.api.v1.rosters import VERSION_PATTERN, parse_version
-from app.api.v1.systems import require_json_body
+from app.api.v1.deps import Authorization, EditableRoster, IfMatchDep, Rosters, bearer
 from app.book_service import BookService, Updates
 from app.db import SessionDep
 from app.http_cache import not_modified
-from app.problems import ApiError, Problem
+from app.problems import Problem
+from app.roster_service import WrongSystem
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BookDocument, BookValidation
@@ -176,24 +176,16 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="replace_book",
     )
     def replace_book(
+        if_match: IfMatchDep,
         book: EditableBook,
         body: book_in,
         books: Books,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
         document = BookDocument.model_validate(body.model_dump())
         if document.system != book.system:
-            raise ApiError(
-                422,
-                f"This book is a {book.system!r} book: its system cannot change.",
-                code="system_mismatch",
-                loc=["body", "system"],
-            )
-        book = books.replace(book, parse_version(if_match, book.version), document)
+            raise WrongSystem(book.system)
+        book = books.replace(book, if_match.version(book.version), document)
         response.headers["ETag"] = f'"{book.version}"'
         return book_out(book, document, books)
 
@@ -281,17 +273,14 @@ def roster_update_routes(
         operation_id="apply_roster_updates",
     )
     def apply_roster_updates(
+        if_match: IfMatchDep,
         roster: EditableRoster,
         body: ApplyUpdates,
         rosters: Rosters,
         books: Books,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
-        expected = parse_version(if_match, roster.version)
+        expected = if_match.version(roster.version)
         system = rosters.system(roster)
         applied = books.apply(system, rosters.document(roster), body.paths)
         document = system.roster_model.model_validate(applied)

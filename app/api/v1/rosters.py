@@ -2,14 +2,21 @@
 
 from typing import Annotated, Any, Union
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
+from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
-from app.api.v1.deps import EditableRoster, Rosters
-from app.api.v1.systems import require_json_body
+from app.api.v1.deps import (
+    AUTH_PROBLEMS,
+    VERSION_PATTERN,
+    EditableRoster,
+    IfMatchDep,
+    Rosters,
+    parse_version,
+)
 from app.campaigns.states import counted
 from app.db import SessionDep
 from app.http_cache import immutable_headers, not_modified
@@ -21,11 +28,9 @@ from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
 TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
-AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "No edit token."},
-    403: {"model": Problem, "description": "Wrong edit token."},
-    404: {"model": Problem, "description": "No such roster."},
-}
+# AUTH_PROBLEMS, VERSION_PATTERN and parse_version live in app/api/v1/deps.py; named here
+# too for api/v1/campaigns.py, which imports them from this module.
+__all__ = ["AUTH_PROBLEMS", "VERSION_PATTERN", "parse_version", "rosters_router"]
 
 
 class ShareExports(BaseModel):
@@ -149,26 +154,18 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="replace_roster",
     )
     def replace(
+        if_match: IfMatchDep,
         roster: EditableRoster,
         document: document_type,
         service: Rosters,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
-        expected = parse_version(if_match, roster.version)
+        expected = if_match.version(roster.version)
         try:
             roster = service.replace(roster, expected, document)
         except StaleVersion as stale:
-            raise ApiError(
-                409,
-                f"Version {expected} is stale: the roster is at version {stale.current}.",
-                headers={"ETag": f'"{stale.current}"'},
-                code="version_stale",
-                loc=["header", "if-match"],
-            ) from None
+            # Said by app/refusals.py's table, with the version this writer sent.
+            raise StaleVersion(stale.current, expected) from None
         response.headers["ETag"] = f'"{roster.version}"'
         return roster_out(roster, document)
 
@@ -235,30 +232,3 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
 
     roster_update_routes(router, RosterOut, roster_out)
     return router
-
-
-# If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
-# tag (W/"3") is read, to be refused with 412 rather than 422.
-VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
-
-
-def parse_version(if_match: str | None, current: int) -> int:
-    """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
-    if if_match is None:
-        raise ApiError(
-            428,
-            "Send 'If-Match: <version>' with the version you read.",
-            code="if_match_missing",
-            loc=["header", "if-match"],
-        )
-    if if_match.strip() == "*":
-        return current
-    if if_match.strip().startswith("W/"):
-        # RFC 9110 13.1.1: If-Match compares strongly, and a weak tag never matches.
-        raise ApiError(
-            412,
-            "If-Match compares strongly: send the version as the ETag gave it, e.g. '\"3\"'.",
-            code="if_match_weak",
-            loc=["header", "if-match"],
-        )
-    return int(if_match.strip().removeprefix("W/").strip('"'))
