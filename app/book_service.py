@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app.carnet_service import KeyRefused
 from app.roster_service import (
@@ -26,14 +26,14 @@ from app.roster_service import (
 from app.store import books as store
 from app.store import carnets as carnet_store
 from app.store.models import Book, BookShare, Carnet, as_utc
-from app.store.rosters import hash_token, token_matches
+from app.store.rosters import token_matches
 from app.systems.base import AnySystem
 from app.systems.books import (
     BOOK_MAX_UNITS,
     BookDocument,
     BookValidation,
     definition_model,
-    is_optioned,
+    units_in_extras,
     validate_book,
 )
 from app.systems.changes import changes
@@ -129,7 +129,7 @@ class _Drawn:
 def drawn_units(system: AnySystem, document: dict[str, Any]) -> list[_Drawn]:
     """Every place of a roster document that names a book unit as its source."""
     extras = document.get("extras")
-    if is_optioned(system):
+    if units_in_extras(system):
         items = extras.get("units") if isinstance(extras, dict) else None
         prefix = "extras.units"
     else:
@@ -170,14 +170,14 @@ def _canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
 
 def _items(system: AnySystem, document: dict[str, Any]) -> list[Any]:
     """A copy of what a list's units are: its entries, or Infinity's own troopers."""
-    if is_optioned(system):
+    if units_in_extras(system):
         extras = document.get("extras")
         return list(extras.get("units", []) if isinstance(extras, dict) else [])
     return list(document.get("entries", []))
 
 
 def _with_items(system: AnySystem, document: dict[str, Any], items: list[Any]) -> dict[str, Any]:
-    if is_optioned(system):
+    if units_in_extras(system):
         return {**document, "extras": {**document.get("extras", {}), "units": items}}
     return {**document, "entries": items}
 
@@ -192,7 +192,7 @@ def _with_unit(
 ) -> dict[str, Any]:
     """A list's entry (or trooper) with the book unit's newer definition copied in."""
     source = {"book": code, "unit": unit["id"]}
-    if is_optioned(system):
+    if units_in_extras(system):
         # The list's own id stays: its entries name the trooper by it (the pages rename a
         # trooper whose id another of the list's troopers or the catalogue already has).
         kept = item.get("id") if isinstance(item.get("id"), str) else unit["id"]
@@ -241,8 +241,7 @@ class BookService:
 
     def carnet_of_key(self, key: str) -> Carnet:
         """The carnet whose key this is (a key's hash is unique); KeyRefused otherwise."""
-        query = select(Carnet).where(Carnet.key_hash == hash_token(key)).limit(1)
-        carnet = self.session.exec(query).first()
+        carnet = carnet_store.carnet_of_key(session=self.session, key=key)
         if carnet is None:
             raise KeyRefused("")
         return carnet
@@ -337,7 +336,7 @@ class BookService:
         by_path = {d.path: found[d.book] for d in drawn if d.book in found}
         entries = document.get("entries")
         out: dict[int, Origin] = {}
-        if not is_optioned(system):
+        if not units_in_extras(system):
             for path, origin in by_path.items():
                 out[int(path.removeprefix("entries[").rstrip("]"))] = origin
             return out
@@ -492,7 +491,7 @@ class BookService:
         or Infinity's troopers, as they were before « Mettre à jour »), and how many."""
         document = roster_document.model_dump(mode="json")
         items = _items(system, document)
-        prefix = "extras.units[" if is_optioned(system) else "entries["
+        prefix = "extras.units[" if units_in_extras(system) else "entries["
         count = 0
         for path, item in list(previous.items())[:BOOK_MAX_UNITS]:
             index = path.removeprefix(prefix).removesuffix("]")

@@ -31,6 +31,12 @@ def get_carnet(*, session: Session, carnet_id: str) -> Carnet | None:
     return None if no_row_has(carnet_id) else session.get(Carnet, carnet_id)
 
 
+def carnet_of_key(*, session: Session, key: str) -> Carnet | None:
+    """The carnet this key opens (a key's hash is unique), or None."""
+    query = select(Carnet).where(Carnet.key_hash == hash_token(key)).limit(1)
+    return session.exec(query).first()
+
+
 def key_matches(carnet: Carnet, key: str | None) -> bool:
     return key is not None and hmac.compare_digest(carnet.key_hash, hash_token(key))
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.settings import ROOT
 from app.systems.base import AnySystem
+from app.systems.books import BookTraits
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
@@ -48,6 +49,9 @@ class SystemSpec:
     # death): a battle line naming such an entry takes one figure out of it
     # (docs/campaigns.md « One figure of several »).
     figures_apart: bool = False
+    # Where its lists keep a unit drawn from an army book (app/systems/books.py
+    # `BookTraits`); None: as entries of their own (docs/systems.md « Army books »).
+    books: BookTraits | None = None
 
     @property
     def data(self) -> Path:

@@ -1,8 +1,15 @@
 """DCSystem as Caserne serves it: the engine, its pages, and its odds route."""
 
+from app.systems.books import BookTraits
 from app.systems.dcsystem import build
 from app.systems.dcsystem.api import dcsystem_router
 from app.systems.dcsystem.web import DcsystemPages
 from app.systems.spec import SystemSpec
 
-SPEC = SystemSpec(id="dcsystem", build=build, pages=DcsystemPages, api=dcsystem_router)
+SPEC = SystemSpec(
+    id="dcsystem",
+    build=build,
+    pages=DcsystemPages,
+    api=dcsystem_router,
+    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` fighter)
+)
