@@ -16,10 +16,12 @@ from app.web import (
     book_panels,
     books,
     campaigns,
+    carnet_pages,
     counts,
     editor,
     library,
     list_links,
+    new_list,
     play,
     shares,
 )
@@ -77,13 +79,11 @@ def routers(
             router,
             play.router(),
             *(system_page.router() for system_page in pages.values()),
-            library.router(dict(systems_of_pages(pages))),
+            library.router,
+            carnet_pages.router,
+            new_list.router,
             books.router(),
             book_pages.router,
             campaigns.router(pages),
         ],
     )
-
-
-def systems_of_pages(pages: Mapping[str, SystemPages[Any]]) -> dict[str, AnySystem]:
-    return {system_id: page.system for system_id, page in pages.items()}
