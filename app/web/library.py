@@ -253,6 +253,26 @@ def mine(request: Request, session: SessionDep) -> Response:
     return response
 
 
+# What a refused rename or copy says (the first class the error is an instance of).
+Refusals = tuple[tuple[type[Exception], str, int], ...]
+RENAME_REFUSED: Refusals = (
+    (StoredRosterInvalid, STALE, 422),
+    (ValidationError, BAD_NAME, 422),
+    (RosterError, "La liste n'a pas pu être renommée : réessayez.", 409),
+)
+COPY_REFUSED: Refusals = (
+    (ValidationError, STALE, 422),
+    (CarnetFull, FULL, 409),
+    (RosterError, "La copie n'a pas pu être enregistrée.", 422),
+)
+
+
+def refused_as(request: Request, session: Session, error: Exception, said: Refusals) -> Response:
+    """The library again, saying why a rename or a copy was refused."""
+    text, status = next((text, status) for kind, text, status in said if isinstance(error, kind))
+    return refusal(request, session, text, status)
+
+
 @router.post("/listes/{roster_id}/renommer")
 def rename(
     roster: EditableRoster,
@@ -265,12 +285,8 @@ def rename(
     try:
         roster_service.document(roster)
         roster_service.edit(roster, lambda document: {**document, "name": name})
-    except StoredRosterInvalid:
-        return refusal(request, session, STALE, 422)
-    except ValidationError:
-        return refusal(request, session, BAD_NAME, 422)
-    except RosterError:
-        return refusal(request, session, "La liste n'a pas pu être renommée : réessayez.", 409)
+    except (ValidationError, RosterError) as error:
+        return refused_as(request, session, error, RENAME_REFUSED)
     return back(request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}")
 
 
@@ -284,12 +300,8 @@ def duplicate(
         parsed = roster_service.system(roster).roster_model.model_validate(document)
         copy, _token = roster_service.create(parsed)
         join(request, session, copy.id)
-    except ValidationError:
-        return refusal(request, session, STALE, 422)
-    except CarnetFull:
-        return refusal(request, session, FULL, 409)
-    except RosterError:
-        return refusal(request, session, "La copie n'a pas pu être enregistrée.", 422)
+    except (ValidationError, RosterError) as error:
+        return refused_as(request, session, error, COPY_REFUSED)
     return back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
 
 

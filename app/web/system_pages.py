@@ -13,7 +13,6 @@ the same row instead of adding one.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from fastapi import APIRouter, Request, Response
@@ -25,51 +24,19 @@ from app.book_service import BookService
 from app.db import SessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.systems.inputs import is_digits
-from app.web.deps import ChosenRoster, FormDep, editable_or_none
-from app.web.editor_form import entry_label
+from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.toolkit import (
-    add_entry_to_roster,
-    add_unit_to_book,
-    by_id,
-    my_book,
-    redirect,
-    service_of,
-)
+from app.web.targets import EditedEntry, Target, edited_entry, target_of
+from app.web.toolkit import add_entry_to_roster, add_unit_to_book, my_book, redirect, service_of
 
-__all__ = ["EditedEntry", "SystemPages", "Target", "by_id", "pages_of"]
+__all__ = ["EditedEntry", "SystemPages", "Target", "pages_of"]
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
 GONE_UNIT = (
     "Cette unité n'est plus dans le livre, ce livre n'est pas à vous, "
     "ou le créateur ne peut pas la montrer telle quelle."
 )
-
-
-@dataclass
-class Target:
-    """The list a catalogue or a creator adds to, when the player came from its editor."""
-
-    roster: Roster
-    name: str
-    added: str = ""  # « Ajouté à « X » : 1 × Jaffa. » after an add
-
-
-@dataclass
-class EditedEntry:
-    """The row of a list the creator is editing (it saves over it instead of adding)."""
-
-    roster: Roster
-    index: int
-    entry: dict[str, Any]
-
-    @property
-    def name(self) -> str:
-        return self.roster.name or "Liste sans nom"
-
-
 SystemT = TypeVar("SystemT", bound=AnySystem)
 
 
@@ -194,31 +161,13 @@ class SystemPages(Generic[SystemT]):
         self, request: Request, session: Session, roster_id: Any, index: Any
     ) -> EditedEntry | None:
         """The row `?liste=&entree=` names, when this browser may edit that list."""
-        roster = editable_or_none(request, session, str(roster_id or "")[:64])
-        if roster is None or roster.system != self.system_id or not is_digits(str(index)):
-            return None
-        entries = roster.document.get("entries", [])
-        position = int(str(index)[:6])
-        if position >= len(entries) or not isinstance(entries[position], dict):
-            return None
-        return EditedEntry(roster, position, entries[position])
+        return edited_entry(self.system, request, session, roster_id, index)
 
     def target_of(
         self, request: Request, session: Session, roster_id: Any, added: bool = False
     ) -> Target | None:
         """The list `?liste=` names, when this browser holds it and it is of this system."""
-        if not roster_id:
-            return None
-        roster = editable_or_none(request, session, str(roster_id)[:64])
-        if roster is None or roster.system != self.system_id:
-            return None
-        target = Target(roster, roster.name or "Liste sans nom")
-        entries = roster.document.get("entries") or []
-        if added and entries and isinstance(entries[-1], dict):
-            last = entries[-1]
-            label = entry_label(self.system, roster.document, last)
-            target.added = f"Ajouté à « {target.name} » : {last.get('count', 1)} × {label}."
-        return target
+        return target_of(self.system, request, session, roster_id, added)
 
     def errors_of(self, exc: ValidationError) -> dict[str, str]:
         """`exc` as the messages shown beside this system's fields (see `labels`)."""

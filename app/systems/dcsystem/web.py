@@ -8,7 +8,8 @@ from starlette.datastructures import FormData
 
 from app.systems.dcsystem import DcSystem
 from app.web.forms import int_or_raw
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import by_id
 
 
 class DcsystemPages(SystemPages[DcSystem]):

@@ -40,8 +40,8 @@ from app.systems.infinity.models import (
 from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
-from app.web.system_pages import SystemPages, by_id
-from app.web.toolkit import added_to, create_and_open, empty_document, service_of
+from app.web.system_pages import SystemPages
+from app.web.toolkit import added_to, by_id, create_and_open, empty_document, service_of
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
 KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
