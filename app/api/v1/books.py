@@ -105,6 +105,16 @@ def published_links(base: str, code: str, version: int) -> BookPublished:
     )
 
 
+def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str, Any]:
+    """A book as the API answers it (its document, version and validation)."""
+    return {
+        "id": book.id,
+        "version": book.version,
+        "book": document.model_dump(mode="json"),
+        "validation": books.validation(document).model_dump(mode="json"),
+    }
+
+
 def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
     system_ids: Any = Literal[tuple(systems)]
@@ -113,14 +123,14 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         __base__=BookDocument,
         system=(system_ids, Field(description="One of /api/v1/systems.")),
     )
+    _book_routes(router, book_in)
+    _replace_routes(router, book_in)
+    _publication_routes(router)
+    return router
 
-    def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str, Any]:
-        return {
-            "id": book.id,
-            "version": book.version,
-            "book": document.model_dump(mode="json"),
-            "validation": books.validation(document).model_dump(mode="json"),
-        }
+
+def _book_routes(router: APIRouter, book_in: Any) -> None:
+    """Create a book (`book_in`: its document for the systems served), read it."""
 
     @router.post(
         "/books",
@@ -162,6 +172,10 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         response.headers["Cache-Control"] = "private, no-store"
         return book_out(book, books.document(book), books)
 
+
+def _replace_routes(router: APIRouter, book_in: Any) -> None:
+    """Replace a book (If-Match), delete it."""
+
     @router.put(
         "/books/{book_id}",
         response_model=BookOut,
@@ -200,6 +214,10 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         books.delete(book)
         return Response(status_code=204)
 
+
+def _publication_routes(router: APIRouter) -> None:
+    """Publish a book, read a published version."""
+
     @router.post(
         "/books/{book_id}/shares",
         status_code=201,
@@ -237,8 +255,6 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
             return Response(status_code=304, headers=headers)
         payload = BookShareOut.model_validate(body).model_dump_json()
         return Response(payload, media_type="application/json", headers=headers)
-
-    return router
 
 
 def roster_update_routes(

@@ -1,5 +1,8 @@
 """Stored rosters (private drafts, edit token + version) and their immutable shares."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any, Union
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -8,6 +11,7 @@ from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
 from app.api.v1.bodies import require_json_body
+from app.api.v1.books import roster_update_routes
 from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
 from app.api.v1.deps import (
     AUTH_PROBLEMS,
@@ -57,10 +61,18 @@ def share_links(base: str, code: str) -> ShareCreated:
     )
 
 
-def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(
-        prefix="/api/v1", tags=["rosters"], dependencies=[Depends(require_json_body)]
-    )
+@dataclass(frozen=True)
+class RosterTypes:
+    """The rosters' models for the systems an app serves (the document is a union of their
+    roster models, discriminated by `system`)."""
+
+    document: Any
+    out: type[BaseModel]
+    created: type[BaseModel]
+    share: type[BaseModel]
+
+
+def roster_types(systems: dict[str, AnySystem]) -> RosterTypes:
     models: list[Any] = [s.roster_model for s in systems.values()]
     document_type: Any = Annotated[Union[tuple(models)], Field(discriminator="system")]  # noqa: UP007
     validation_type: Any = Union[tuple(s.validate_response_model for s in systems.values())]  # noqa: UP007
@@ -86,23 +98,60 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         validation: validation_type
         summary: RosterSummary
 
-    def roster_out(roster: Roster, document: BaseModel) -> dict[str, Any]:
-        # The validation counts what every total counts: not the fighters its ledger says
-        # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
-        session = object_session(roster)
-        kept = counted(session, roster, document) if isinstance(session, Session) else document
-        result, _summary = check(systems[roster.system], kept)
-        return {
-            "id": roster.id,
-            "version": roster.version,
-            "roster": document.model_dump(mode="json"),
-            "validation": result.model_dump(mode="json"),
-        }
+    return RosterTypes(document_type, RosterOut, RosterCreated, ShareOut)
+
+
+def roster_out(
+    systems: Mapping[str, AnySystem], roster: Roster, document: BaseModel
+) -> dict[str, Any]:
+    """A roster as the API answers it (its document, version and validation)."""
+    # The validation counts what every total counts: not the fighters its ledger says
+    # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
+    session = object_session(roster)
+    kept = counted(session, roster, document) if isinstance(session, Session) else document
+    result, _summary = check(systems[roster.system], kept)
+    return {
+        "id": roster.id,
+        "version": roster.version,
+        "roster": document.model_dump(mode="json"),
+        "validation": result.model_dump(mode="json"),
+    }
+
+
+def created(
+    request: Request, service: RosterService, response: Response, document: BaseModel
+) -> dict[str, Any]:
+    """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
+    roster, token = service.create(document)
+    response.headers["ETag"] = f'"{roster.version}"'
+    response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
+    response.headers["Cache-Control"] = NO_STORE  # the edit token
+    edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
+    out = roster_out(service.systems, roster, document)
+    return {**out, "edit_token": token, "edit_url": edit_url}
+
+
+def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
+    router = APIRouter(
+        prefix="/api/v1", tags=["rosters"], dependencies=[Depends(require_json_body)]
+    )
+    types = roster_types(systems)
+    _draft_routes(router, types)
+    _replace_routes(router, types)
+    _share_routes(router, types)
+    carnet_routes(router, types.document, types.created, created)
+    roster_update_routes(router, types.out, partial(roster_out, systems))
+    return router
+
+
+def _draft_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Create and read a draft (the stored document's types)."""
+    document_type: Any = types.document
 
     @router.post(
         "/rosters",
         status_code=201,
-        response_model=RosterCreated,
+        response_model=types.created,
         responses={422: {"model": Problem}, 413: TOO_HEAVY},
         summary="Store a roster (a private draft)",
         operation_id="create_roster",
@@ -112,20 +161,9 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     ) -> Any:
         return created(request, service, response, document)
 
-    def created(
-        request: Request, service: RosterService, response: Response, document: BaseModel
-    ) -> dict[str, Any]:
-        """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
-        roster, token = service.create(document)
-        response.headers["ETag"] = f'"{roster.version}"'
-        response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
-        response.headers["Cache-Control"] = NO_STORE  # the edit token
-        edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
-        return {**roster_out(roster, document), "edit_token": token, "edit_url": edit_url}
-
     @router.get(
         "/rosters/{roster_id}",
-        response_model=RosterOut,
+        response_model=types.out,
         responses=AUTH_PROBLEMS,
         summary="Read a draft (edit token needed)",
         operation_id="get_roster",
@@ -134,11 +172,16 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         document = service.document(roster)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Cache-Control"] = "private, no-store"
-        return roster_out(roster, document)
+        return roster_out(service.systems, roster, document)
+
+
+def _replace_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Replace a draft (If-Match), delete it."""
+    document_type: Any = types.document
 
     @router.put(
         "/rosters/{roster_id}",
-        response_model=RosterOut,
+        response_model=types.out,
         responses={
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
@@ -167,7 +210,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             # Said by app/refusals.py's table, with the version this writer sent.
             raise StaleVersion(stale.current, expected) from None
         response.headers["ETag"] = f'"{roster.version}"'
-        return roster_out(roster, document)
+        return roster_out(service.systems, roster, document)
 
     @router.delete(
         "/rosters/{roster_id}",
@@ -179,6 +222,11 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     def delete(roster: EditableRoster, service: Rosters) -> Response:
         service.delete(roster)
         return Response(status_code=204)
+
+
+def _share_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Share a draft, read a share."""
+    share_out: Any = types.share
 
     @router.post(
         "/rosters/{roster_id}/shares",
@@ -203,7 +251,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
 
     @router.get(
         "/shares/{code}",
-        response_model=ShareOut,
+        response_model=types.share,
         tags=["shares"],
         responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
         summary="A shared snapshot (public, immutable, cacheable)",
@@ -216,7 +264,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         headers = immutable_headers(request, shared.etag)
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
-        body = ShareOut(
+        body = share_out(
             code=shared.code,
             system=shared.system,
             catalogue_version=shared.catalogue_version,
@@ -226,9 +274,3 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             summary=shared.snapshot["summary"],
         )
         return Response(body.model_dump_json(), media_type="application/json", headers=headers)
-
-    carnet_routes(router, document_type, RosterCreated, created)
-    from app.api.v1.books import roster_update_routes  # the books' module imports this one
-
-    roster_update_routes(router, RosterOut, roster_out)
-    return router
