@@ -6,8 +6,6 @@ from contextlib import asynccontextmanager
 from dataclasses import fields
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import Engine
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -26,19 +24,10 @@ from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.memo import EntryMemo
 from app.systems.spec import SystemSpec
-from app.web import pages
+from app.web import pages, site
 from app.web.assets import HashedStaticFiles
 from app.web.deps import CarnetCookies
 from app.web.render import html_error, templates
-
-# The installable web app (issue 18): read once; a deploy restarts the processes.
-SERVICE_WORKER = (ROOT / "static" / "sw.js").read_bytes()
-MANIFEST = (ROOT / "static" / "manifest.webmanifest").read_bytes()
-
-
-def accessible_docs(page: str) -> str:
-    """FastAPI's Swagger UI page with its language (its texts are English)."""
-    return page.replace("<html>", '<html lang="en">', 1)
 
 
 @asynccontextmanager
@@ -129,38 +118,7 @@ def create_app(
     refusals.install(app, html_error)
     install_template_globals(templates.env)
 
-    @app.get("/api/docs", include_in_schema=False)
-    async def api_docs() -> HTMLResponse:
-        """Swagger UI over /openapi.json, its assets vendored in static/swagger-ui/."""
-        page = get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="Caserne — API",
-            swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
-            swagger_css_url="/static/swagger-ui/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
-        return HTMLResponse(accessible_docs(bytes(page.body).decode()))
-
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        """The service worker from the root, so that its scope is the whole site."""
-        return Response(
-            SERVICE_WORKER,
-            media_type="text/javascript",
-            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
-        )
-
-    @app.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> Response:
-        return Response(
-            MANIFEST, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"}
-        )
-
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> JSONResponse:
-        """Liveness for proxies and containers; also the benchmark's ceiling of the stack."""
-        return JSONResponse({"status": "ok"})
-
+    app.include_router(site.router)  # first, as before: they are tried first
     app.state.pages = pages.system_pages(systems, specs)
     share_router, editor_routers, page_routers = pages.routers(app.state.pages)
     calculator, stored, request_bodies = api_routers(systems, specs)

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.book_service import drawn_units
+from app.book_units import drawn_units
 from app.campaigns import states as fighter_states
 from app.db import SessionDep
 from app.roster_service import RosterError, RosterService, StaleVersion, check

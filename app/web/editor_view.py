@@ -12,7 +12,8 @@ from fastapi import Request, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.book_service import BookService, drawn_units
+from app.book_service import BookService
+from app.book_units import drawn_units
 from app.campaigns import states as fighter_states
 from app.dates import french_date
 from app.roster_service import RosterError, StaleVersion, TooLarge, check

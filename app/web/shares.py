@@ -48,7 +48,8 @@ def drawn_books(
 ) -> tuple[dict[int, "Origin"], list["Newer"]] | None:
     """A share drawn from army books: each entry's origin, and (with `newer`) the books
     with a newer published version; None when no entry comes from a book (no lookup)."""
-    from app.book_service import BookService, drawn_units
+    from app.book_service import BookService
+    from app.book_units import drawn_units
 
     system = request.app.state.systems.get(shared.snapshot.get("system"))
     document = shared.snapshot.get("roster")

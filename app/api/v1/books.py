@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field, create_model
 from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import NO_STORE, UtcDatetime
 from app.api.v1.deps import Authorization, EditableRoster, IfMatchDep, Rosters, bearer
-from app.book_service import BookService, Updates
+from app.book_service import BookService
+from app.book_units import Updates
 from app.db import SessionDep
 from app.http_cache import not_modified
 from app.problems import Problem
