@@ -82,7 +82,7 @@ def routers(
             library.router,
             carnet_pages.router,
             new_list.router,
-            books.router(),
+            books.router,
             book_pages.router,
             campaigns.router(pages),
         ],

@@ -21,8 +21,7 @@ from starlette.datastructures import FormData
 from app.book_service import BookService, NotYourBook
 from app.carnet_service import CarnetService
 from app.db import SessionDep
-from app.refusals import page_text
-from app.roster_service import RosterError, RosterService
+from app.roster_service import RosterService
 from app.store.models import Book, Roster
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, book_definition
@@ -42,7 +41,6 @@ __all__ = [
     "empty_document",
     "my_book",
     "redirect",
-    "refused",
     "roster_session",
     "service_of",
     "unit_id_for",
@@ -95,12 +93,6 @@ def systems_of(request: Request) -> Mapping[str, AnySystem]:
     """The systems the app serves (app.state, set by create_app)."""
     systems: Mapping[str, AnySystem] = request.app.state.systems
     return systems
-
-
-def refused(request: Request, error: RosterError) -> Response:
-    """A roster service refusal as a page for people (app/refusals.py's table)."""
-    status, text = page_text(error)
-    return html_error(request, status, text)
 
 
 def create_and_open(
