@@ -73,7 +73,7 @@ def routers(
     as nesting routers slows every match. `pages`: each system's (`system_pages()`), also
     kept on app.state for the routes (`pages_of`)."""
     return (
-        shares.router(),
+        shares.router,
         [editor.router, counts.router, book_panels.router, list_links.router],
         [
             router,
