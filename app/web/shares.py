@@ -8,13 +8,15 @@ import hashlib
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 from sqlmodel import Session
 
+from app.book_service import BookService
+from app.book_units import Newer, Origin, drawn_units
 from app.dates import as_utc, french_date
 from app.db import SessionDep
 from app.exports import TEXT_EXPORTS, to_bbcode
@@ -30,9 +32,6 @@ from app.web.access import CARNET_COOKIE
 from app.web.deps import editable_or_none
 from app.web.render import html_error, render
 
-if TYPE_CHECKING:
-    from app.book_service import Newer, Origin
-
 MISSING = "Ce lien de partage n'existe pas."
 # A share drawn from army books may learn that a book has a newer version (as `/a/{code}`).
 BOOK_MAX_AGE = 60
@@ -47,12 +46,9 @@ def og_description(summary: RosterSummary) -> str:
 
 def drawn_books(
     request: Request, session: Session, shared: Share, *, newer: bool = True
-) -> tuple[dict[int, "Origin"], list["Newer"]] | None:
+) -> tuple[dict[int, Origin], list[Newer]] | None:
     """A share drawn from army books: each entry's origin, and (with `newer`) the books
     with a newer published version; None when no entry comes from a book (no lookup)."""
-    from app.book_service import BookService
-    from app.book_units import drawn_units
-
     system = request.app.state.systems.get(shared.snapshot.get("system"))
     document = shared.snapshot.get("roster")
     if system is None or not isinstance(document, dict) or not drawn_units(system, document):
@@ -62,7 +58,7 @@ def drawn_books(
     return books.entry_origins(system, document), later
 
 
-def origin_links(origins: Mapping[int, "Origin"], base: str) -> Origins:
+def origin_links(origins: Mapping[int, Origin], base: str) -> Origins:
     """What the exports write for each drawn entry: its label and its book's link."""
     return {index: (o.label, f"{base}/a/{o.code}") for index, o in origins.items()}
 
@@ -192,7 +188,7 @@ def share_context(
     shared: Share,
     code: str,
     base: str,
-    books: "tuple[dict[int, Origin], list[Newer]] | None",
+    books: tuple[dict[int, Origin], list[Newer]] | None,
     owner: bool,
 ) -> dict[str, Any]:
     """What the share page shows of `shared` (its origins and newer books, when drawn from
