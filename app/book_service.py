@@ -8,11 +8,27 @@ Refusals are RosterError subclasses, so app/refusals.py answers them at every ed
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlmodel import Session, select
+from sqlmodel import Session
 
+from app.book_units import (
+    Drawn,
+    Newer,
+    Origin,
+    Update,
+    Updates,
+    canonical,
+    drawn_units,
+    item_index,
+    origins_by_entry,
+    published_unit,
+    restored_items,
+    unit_items,
+    with_items,
+    with_unit,
+)
 from app.carnet_service import KeyRefused
 from app.roster_service import (
     RosterError,
@@ -26,18 +42,14 @@ from app.roster_service import (
 from app.store import books as store
 from app.store import carnets as carnet_store
 from app.store.models import Book, BookShare, Carnet, as_utc
-from app.store.rosters import hash_token, token_matches
+from app.store.rosters import token_matches
 from app.systems.base import AnySystem
 from app.systems.books import (
-    BOOK_MAX_UNITS,
     BookDocument,
     BookValidation,
-    definition_model,
-    is_optioned,
     validate_book,
 )
 from app.systems.changes import changes
-from app.systems.inputs import is_digits
 
 __all__ = [
     "BOOK_MAX_BYTES",
@@ -64,136 +76,14 @@ class NoSuchBookShare(RosterError):
     pass
 
 
+class NotYourBook(RosterError):
+    """A book page names a book this browser's carnet does not hold (or of another system)."""
+
+
 class UnknownSystem(RosterError):
     def __init__(self, system: str) -> None:
         self.system = system
         super().__init__(f"unknown game system {system!r}")
-
-
-class Update(BaseModel):
-    """What one roster entry (or Infinity trooper) drawn from a book would get."""
-
-    path: str
-    book: str
-    latest: str
-    unit: str
-    status: Literal["changed", "withdrawn"]
-    points_before: int
-    points_after: int
-    changes: list[str]
-
-
-class Updates(BaseModel):
-    updates: list[Update]
-    points_before: int
-    points_after: int
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where a list's entry comes from: a published version of a book."""
-
-    code: str
-    name: str
-    version: int
-
-    @property
-    def label(self) -> str:
-        """« Marines de Kessel, v3 »."""
-        return f"{self.name}, v{self.version}"
-
-
-@dataclass(frozen=True)
-class Newer:
-    """A book a list draws from that has a newer published version."""
-
-    name: str
-    used: str
-    latest: str
-    version: int
-
-
-@dataclass(frozen=True)
-class _Drawn:
-    """A unit of a list drawn from a book: where it is and what it names."""
-
-    path: str
-    book: str
-    unit: str
-
-
-def drawn_units(system: AnySystem, document: dict[str, Any]) -> list[_Drawn]:
-    """Every place of a roster document that names a book unit as its source."""
-    extras = document.get("extras")
-    if is_optioned(system):
-        items = extras.get("units") if isinstance(extras, dict) else None
-        prefix = "extras.units"
-    else:
-        items = document.get("entries")
-        prefix = "entries"
-    out = []
-    for index, item in enumerate(items if isinstance(items, list) else []):
-        source = item.get("source") if isinstance(item, dict) else None
-        if not isinstance(source, dict):
-            continue
-        book, unit = source.get("book"), source.get("unit")
-        if isinstance(book, str) and isinstance(unit, str) and len(book) <= 16:
-            out.append(_Drawn(f"{prefix}[{index}]", book, unit[:60]))
-    return out
-
-
-def _unit(snapshot: Mapping[str, Any], unit_id: str) -> tuple[dict[str, Any], int] | None:
-    """A published unit and its points, by id."""
-    points = {u["id"]: u["points"] for u in snapshot.get("validation", {}).get("units", [])}
-    for unit in snapshot.get("units", []):
-        if unit.get("id") == unit_id:
-            return unit, int(points.get(unit_id, 0))
-    return None
-
-
-def _canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
-    """The unit with its definition in its model's field order (PostgreSQL's JSONB keeps
-    keys in its own order): change lines then come in the order the creator shows them."""
-    try:
-        parsed = definition_model(system).model_validate(unit.get("definition"))
-    except ValidationError:
-        definition = unit.get("definition")
-        if isinstance(definition, dict):
-            return {**unit, "definition": dict(sorted(definition.items()))}
-        return unit
-    return {**unit, "definition": parsed.model_dump(mode="json")}
-
-
-def _items(system: AnySystem, document: dict[str, Any]) -> list[Any]:
-    """A copy of what a list's units are: its entries, or Infinity's own troopers."""
-    if is_optioned(system):
-        extras = document.get("extras")
-        return list(extras.get("units", []) if isinstance(extras, dict) else [])
-    return list(document.get("entries", []))
-
-
-def _with_items(system: AnySystem, document: dict[str, Any], items: list[Any]) -> dict[str, Any]:
-    if is_optioned(system):
-        return {**document, "extras": {**document.get("extras", {}), "units": items}}
-    return {**document, "entries": items}
-
-
-def _index(path: str) -> int:
-    """2 from "entries[2]" or "extras.units[2]" (paths `drawn_units` made)."""
-    return int(path.rsplit("[", 1)[1].rstrip("]"))
-
-
-def _with_unit(
-    system: AnySystem, item: dict[str, Any], unit: dict[str, Any], code: str
-) -> dict[str, Any]:
-    """A list's entry (or trooper) with the book unit's newer definition copied in."""
-    source = {"book": code, "unit": unit["id"]}
-    if is_optioned(system):
-        # The list's own id stays: its entries name the trooper by it (the pages rename a
-        # trooper whose id another of the list's troopers or the catalogue already has).
-        kept = item.get("id") if isinstance(item.get("id"), str) else unit["id"]
-        return {**unit["definition"], "id": kept, "source": source}
-    return {**item, "custom": unit["definition"], "name": unit["name"], "source": source}
 
 
 @dataclass
@@ -227,7 +117,7 @@ class BookService:
         book = self.get(book_id)
         if token is None:
             raise TokenMissing(book_id)
-        if token_matches(book, token):  # type: ignore[arg-type]
+        if token_matches(book, token):
             return book
         if book.carnet_id is not None:
             carnet = carnet_store.get_carnet(session=self.session, carnet_id=book.carnet_id)
@@ -237,8 +127,7 @@ class BookService:
 
     def carnet_of_key(self, key: str) -> Carnet:
         """The carnet whose key this is (a key's hash is unique); KeyRefused otherwise."""
-        query = select(Carnet).where(Carnet.key_hash == hash_token(key)).limit(1)
-        carnet = self.session.exec(query).first()
+        carnet = carnet_store.carnet_of_key(session=self.session, key=key)
         if carnet is None:
             raise KeyRefused("")
         return carnet
@@ -331,24 +220,7 @@ class BookService:
             if share is not None:
                 found[code] = Origin(code, str(share.snapshot.get("name", "")), share.version)
         by_path = {d.path: found[d.book] for d in drawn if d.book in found}
-        entries = document.get("entries")
-        out: dict[int, Origin] = {}
-        if not is_optioned(system):
-            for path, origin in by_path.items():
-                out[int(path.removeprefix("entries[").rstrip("]"))] = origin
-            return out
-        extras = document.get("extras")
-        troopers = extras.get("units", []) if isinstance(extras, dict) else []
-        ids: dict[str, Origin] = {}
-        for path, origin in by_path.items():
-            trooper = troopers[int(path.removeprefix("extras.units[").rstrip("]"))]
-            if isinstance(trooper.get("id"), str):
-                ids[trooper["id"]] = origin
-        for index, entry in enumerate(entries if isinstance(entries, list) else []):
-            unit = entry.get("unit") if isinstance(entry, dict) else None
-            if isinstance(unit, str) and unit in ids:
-                out[index] = ids[unit]
-        return out
+        return origins_by_entry(system, document, by_path)
 
     def newer_books(self, system: AnySystem, document: dict[str, Any]) -> list[Newer]:
         """The books a list draws from that have a newer published version, once each."""
@@ -386,7 +258,7 @@ class BookService:
 
     def _newer(
         self, system: AnySystem, document: dict[str, Any]
-    ) -> list[tuple[_Drawn, BookShare, BookShare]]:
+    ) -> list[tuple[Drawn, BookShare, BookShare]]:
         """Each drawn unit whose book has a newer published version: (it, used, latest)."""
         found = []
         shares: dict[str, BookShare | None] = {}
@@ -410,21 +282,21 @@ class BookService:
         self,
         system: AnySystem,
         document: dict[str, Any],
-        newer: Sequence[tuple[_Drawn, BookShare, BookShare]],
+        newer: Sequence[tuple[Drawn, BookShare, BookShare]],
         paths: set[str] | None,
     ) -> dict[str, Any]:
         """The roster document with the newer units copied in (only `paths`, if given)."""
-        items = _items(system, document)
+        items = unit_items(system, document)
         for drawn, _used, newest in newer:
             if paths is not None and drawn.path not in paths:
                 continue
-            index = _index(drawn.path)
-            found = _unit(newest.snapshot, drawn.unit)
+            index = item_index(drawn.path)
+            found = published_unit(newest.snapshot, drawn.unit)
             if found is None:  # withdrawn: the unit stays, as the player's own
                 items[index] = {k: v for k, v in items[index].items() if k != "source"}
             else:
-                items[index] = _with_unit(system, items[index], found[0], newest.code)
-        return _with_items(system, document, items)
+                items[index] = with_unit(system, items[index], found[0], newest.code)
+        return with_items(system, document, items)
 
     def updates(self, system: AnySystem, roster_document: BaseModel) -> Updates:
         """What the list would get from its books' newest published versions."""
@@ -433,8 +305,8 @@ class BookService:
         result, _ = check(system, roster_document)
         out = []
         for drawn, used, newest in newer:
-            before = _unit(used.snapshot, drawn.unit)
-            after = _unit(newest.snapshot, drawn.unit)
+            before = published_unit(used.snapshot, drawn.unit)
+            after = published_unit(newest.snapshot, drawn.unit)
             before_unit, points_before = before if before is not None else ({}, 0)
             if after is None:
                 status, points_after, lines = "withdrawn", points_before, ["Unité retirée du livre"]
@@ -442,8 +314,8 @@ class BookService:
                 after_unit, points_after = after
                 status = "changed"
                 lines = changes(
-                    _canonical(system, before_unit),
-                    _canonical(system, after_unit),
+                    canonical(system, before_unit),
+                    canonical(system, after_unit),
                     points_before,
                     points_after,
                 )
@@ -474,11 +346,11 @@ class BookService:
     ) -> dict[str, Any]:
         """What `apply` would replace, by path: the way back (« Annuler »)."""
         document = roster_document.model_dump(mode="json")
-        items = _items(system, document)
+        items = unit_items(system, document)
         out = {}
         for drawn, _used, _newest in self._newer(system, document):
             if paths is None or drawn.path in paths:
-                out[drawn.path] = items[_index(drawn.path)]
+                out[drawn.path] = items[item_index(drawn.path)]
         return out
 
     def restored(
@@ -486,18 +358,7 @@ class BookService:
     ) -> tuple[dict[str, Any], int]:
         """The roster document with `previous` items put back at their paths (the entries,
         or Infinity's troopers, as they were before « Mettre à jour »), and how many."""
-        document = roster_document.model_dump(mode="json")
-        items = _items(system, document)
-        prefix = "extras.units[" if is_optioned(system) else "entries["
-        count = 0
-        for path, item in list(previous.items())[:BOOK_MAX_UNITS]:
-            index = path.removeprefix(prefix).removesuffix("]")
-            if not path.startswith(prefix) or not is_digits(index) or not isinstance(item, dict):
-                continue
-            if int(index[:6]) < len(items):
-                items[int(index[:6])] = item
-                count += 1
-        return _with_items(system, document, items), count
+        return restored_items(system, roster_document.model_dump(mode="json"), previous)
 
     def unit_names(self, found: Updates) -> dict[str, str]:
         """Each update's unit name as its newest version (or, withdrawn, its last) says."""
@@ -508,7 +369,7 @@ class BookService:
                 if code not in snapshots:
                     share = store.get_book_share(session=self.session, code=code)
                     snapshots[code] = share.snapshot if share is not None else {}
-            unit = _unit(snapshots[update.latest], update.unit) or _unit(
+            unit = published_unit(snapshots[update.latest], update.unit) or published_unit(
                 snapshots[update.book], update.unit
             )
             names[update.path] = str(unit[0].get("name") or update.unit) if unit else update.unit

@@ -8,6 +8,7 @@ from typing import Any
 from app.example_books import BOOK_FILE, ExampleBook, load_example_books
 from app.systems import registry
 from app.systems.base import AnySystem
+from app.systems.books import declare_books
 from app.systems.sheet import SHEET_FILE, SheetData, load_sheets
 from app.systems.spec import DATA_DIR, SystemSpec
 
@@ -76,6 +77,7 @@ def load_systems(
                 top = problem.split(".", 1)[0].split("[", 1)[0].split(":", 1)[0]
                 problems.append(f"{system_id}/{origin.get(top, '?')}: {problem}")
         else:
+            declare_books(built, spec.books)
             systems[system_id] = built
     if problems:
         raise CatalogueError(problems)

@@ -6,9 +6,8 @@ from contextlib import asynccontextmanager
 from dataclasses import fields
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import Engine
+from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import openapi, problems, refusals
@@ -26,19 +25,10 @@ from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.memo import EntryMemo
 from app.systems.spec import SystemSpec
-from app.web import pages
+from app.web import pages, site
 from app.web.assets import HashedStaticFiles
 from app.web.deps import CarnetCookies
 from app.web.render import html_error, templates
-
-# The installable web app (issue 18): read once; a deploy restarts the processes.
-SERVICE_WORKER = (ROOT / "static" / "sw.js").read_bytes()
-MANIFEST = (ROOT / "static" / "manifest.webmanifest").read_bytes()
-
-
-def accessible_docs(page: str) -> str:
-    """FastAPI's Swagger UI page with its language (its texts are English)."""
-    return page.replace("<html>", '<html lang="en">', 1)
 
 
 @asynccontextmanager
@@ -67,6 +57,35 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+def middleware(settings: Settings) -> list[Middleware]:
+    """The middleware in request order: the first one listed sees a request first (and its
+    answer last); see app/security/."""
+    limits = Limits(
+        **{kind.name: getattr(settings, f"rate_limit_{kind.name}") for kind in fields(Limits)}
+    )
+    return [
+        # HTML, CSS, JS and JSON over 500 bytes leave gzip-compressed (level 4: most of
+        # level 9's gain for a fraction of its CPU), security headers included; an answer
+        # a heavy worker compressed already (Content-Encoding set) passes through.
+        Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL),
+        Middleware(SecurityHeaders),
+        Middleware(
+            CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
+        ),
+        Middleware(
+            BodyLimit, max_bytes=settings.max_body_bytes, max_query_bytes=settings.max_query_bytes
+        ),
+        Middleware(CsrfGuard),
+        Middleware(
+            RateLimits,
+            storage=settings.rate_limit_storage,
+            key_prefix=settings.rate_limit_key_prefix,
+            limits=limits,
+        ),
+        Middleware(CarnetCookies),
+    ]
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -79,6 +98,7 @@ def create_app(
     specs = specs if specs is not None else registry.SPECS
     systems = systems if systems is not None else load_systems(specs=specs)
     app = FastAPI(
+        middleware=middleware(settings),
         title="Caserne",
         version="1.0.0",
         summary="Army builder and points calculator for skirmish wargames.",
@@ -105,69 +125,17 @@ def create_app(
     problems.install(app, html_error)
     refusals.install(app, html_error)
     campaign_states.install()  # a gang's dead and retired leave every total (app/hooks.py)
-    # Innermost first: each middleware added wraps the ones before it (see app/security/).
-    app.add_middleware(CarnetCookies)
-    app.add_middleware(
-        RateLimits,
-        storage=settings.rate_limit_storage,
-        key_prefix=settings.rate_limit_key_prefix,
-        limits=Limits(
-            **{kind.name: getattr(settings, f"rate_limit_{kind.name}") for kind in fields(Limits)}
-        ),
-    )
-    app.add_middleware(CsrfGuard)
     install_template_globals(templates.env)
-    app.add_middleware(
-        BodyLimit, max_bytes=settings.max_body_bytes, max_query_bytes=settings.max_query_bytes
-    )
-    app.add_middleware(
-        CanonicalHost, public_url=settings.public_url, allowed_hosts=settings.allowed_host_list
-    )
-    app.add_middleware(SecurityHeaders)
-    # Outermost: HTML, CSS, JS and JSON over 500 bytes leave gzip-compressed (level 4: most
-    # of level 9's gain for a fraction of its CPU), security headers included; an answer
-    # a heavy worker compressed already (Content-Encoding set) passes through.
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
 
-    @app.get("/api/docs", include_in_schema=False)
-    async def api_docs() -> HTMLResponse:
-        """Swagger UI over /openapi.json, its assets vendored in static/swagger-ui/."""
-        page = get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="Caserne — API",
-            swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
-            swagger_css_url="/static/swagger-ui/swagger-ui.css",
-            swagger_favicon_url="/static/favicon.svg",
-        )
-        return HTMLResponse(accessible_docs(bytes(page.body).decode()))
-
-    @app.get("/sw.js", include_in_schema=False)
-    async def service_worker() -> Response:
-        """The service worker from the root, so that its scope is the whole site."""
-        return Response(
-            SERVICE_WORKER,
-            media_type="text/javascript",
-            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
-        )
-
-    @app.get("/manifest.webmanifest", include_in_schema=False)
-    async def manifest() -> Response:
-        return Response(
-            MANIFEST, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"}
-        )
-
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> JSONResponse:
-        """Liveness for proxies and containers; also the benchmark's ceiling of the stack."""
-        return JSONResponse({"status": "ok"})
-
-    share_router, editor_router, page_routers = pages.routers(systems, specs)
+    app.include_router(site.router)  # first, as before: they are tried first
+    app.state.pages = pages.system_pages(systems, specs)
+    share_router, editor_routers, page_routers = pages.routers(app.state.pages)
     calculator, stored, request_bodies = api_routers(systems, specs)
     # Hottest first: FastAPI tries the routes in turn, about 3 µs each (a count save
     # passed 93 of them: 0.3 ms, issue 19). The share page is read by every forum visitor,
     # then come the calculator API and the list editor. No two routes match the same path
     # and method (tests/web/test_routes.py), so the order changes no answer.
-    for router in (share_router, *calculator, editor_router, *stored, *page_routers):
+    for router in (share_router, *calculator, *editor_routers, *stored, *page_routers):
         app.include_router(router)
     app.mount("/static", HashedStaticFiles(directory=ROOT / "static"), name="static")
     openapi.install(app, request_bodies)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI, Request, Response
 
-from app.book_service import NoSuchBook, NoSuchBookShare, UnknownSystem
+from app.book_service import NoSuchBook, NoSuchBookShare, NotYourBook, UnknownSystem
 from app.campaigns.errors import (
     CampaignFull,
     JoinRefused,
@@ -67,6 +67,13 @@ def _const(text: str) -> Detail:
 
 def _current(error: RosterError) -> int:
     return error.current if isinstance(error, StaleVersion) else 0
+
+
+def _stale(error: RosterError, subject: str) -> str:
+    sent = error.expected if isinstance(error, StaleVersion) else None
+    if sent is not None:
+        return f"Version {sent} is stale: the {subject} is at version {_current(error)}."
+    return f"The {subject} is at version {_current(error)}: read it again."
 
 
 def _too_large(error: RosterError, _subject: str) -> str:
@@ -199,7 +206,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         StaleVersion,
         Answer(
             409,
-            lambda e, subject: f"The {subject} is at version {_current(e)}: read it again.",
+            _stale,
             "La liste a été modifiée ailleurs pendant ce changement : réessayez.",
             "version_stale",
             ("header", "if-match"),
@@ -336,6 +343,24 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         ),
     ),
 )
+
+# --- army books' pages (issue 27) ---------------------------------------------------------
+# The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
+# book that does not exist and for one of another carnet.
+NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
+TABLE += (
+    (
+        NotYourBook,
+        Answer(
+            404,
+            _const("This book is not in this carnet."),
+            NOT_YOUR_BOOK,
+            "not_in_carnet",
+            ("path", "book_id"),
+        ),
+    ),
+)
+# --- end of army books' pages -------------------------------------------------------------
 
 
 def answer(error: RosterError) -> Answer:

@@ -86,8 +86,9 @@ class UnstorableText(RosterError):
 class StaleVersion(RosterError):
     """Another writer got in first: the roster is at version `current` now."""
 
-    def __init__(self, current: int) -> None:
+    def __init__(self, current: int, expected: int | None = None) -> None:
         self.current = current
+        self.expected = expected  # the version the writer sent, when the refusal says it
         super().__init__(f"current version is {current}")
 
 

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from app.exports import bbcode, markdown
 from app.exports.common import issue_text, one_line
 from app.systems.base import AnySystem, Issue
-from app.systems.books import BookDocument, BookValidation, definition_model, is_optioned
+from app.systems.books import BookDocument, BookValidation, definition_model, units_in_extras
 from app.systems.changes import LABELS
 
 __all__ = [
@@ -126,7 +126,7 @@ def present(system: AnySystem, body: Mapping[str, Any]) -> PresentedBook:
         definition = unit["definition"]
         breakdown: list[tuple[str, int]] = []
         options: list[tuple[str, int, float]] = []
-        if is_optioned(system):
+        if units_in_extras(system):
             names = {o.get("id"): o.get("name", "") for o in definition.get("options", [])}
             options = [
                 (str(names.get(o["id"], o["id"])), o["points"], o["swc"])

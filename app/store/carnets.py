@@ -4,8 +4,9 @@ both databases; the key is compared by its hash only."""
 import hmac
 import secrets
 from collections.abc import Iterable
+from typing import Any
 
-from sqlalchemy import String, and_, bindparam, delete, func, update
+from sqlalchemy import CursorResult, Result, String, and_, bindparam, delete, func, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import defer
@@ -16,6 +17,12 @@ from app.store.models import Carnet, CarnetRoster, Roster, utcnow
 from app.store.rosters import hash_token, new_token
 
 ROSTER = "roster"
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed (its cursor's row count)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def create_carnet(*, session: Session) -> tuple[Carnet, str]:
@@ -29,6 +36,12 @@ def create_carnet(*, session: Session) -> tuple[Carnet, str]:
 
 def get_carnet(*, session: Session, carnet_id: str) -> Carnet | None:
     return None if no_row_has(carnet_id) else session.get(Carnet, carnet_id)
+
+
+def carnet_of_key(*, session: Session, key: str) -> Carnet | None:
+    """The carnet this key opens (a key's hash is unique), or None."""
+    query = select(Carnet).where(Carnet.key_hash == hash_token(key)).limit(1)
+    return session.exec(query).first()
 
 
 def key_matches(carnet: Carnet, key: str | None) -> bool:
@@ -48,7 +61,7 @@ def rotate_key(*, session: Session, carnet: Carnet, key: str | None = None) -> s
     )
     session.commit()
     session.refresh(carnet)
-    return key if result.rowcount == 1 else None  # type: ignore[attr-defined]
+    return key if rows_changed(result) == 1 else None
 
 
 def count_rosters(*, session: Session, carnet_id: str) -> int:
@@ -86,7 +99,7 @@ def unlink(*, session: Session, carnet_id: str, roster_id: str) -> bool:
         )
     )
     session.commit()
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(rows_changed(result))
 
 
 def roster_ids(*, session: Session, carnet_id: str) -> list[str]:

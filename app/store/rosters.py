@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from app.db import count_written
 from app.store import no_row_has
-from app.store.models import BookShare, JsonDocument, Roster, Share, utcnow
+from app.store.models import Book, BookShare, JsonDocument, Roster, Share, utcnow
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -42,8 +42,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_matches(roster: Roster, token: str | None) -> bool:
-    return token is not None and hmac.compare_digest(roster.token_hash, hash_token(token))
+def token_matches(holder: Roster | Book, token: str | None) -> bool:
+    """Whether `token` is the edit token of the roster or book (compared by its hash)."""
+    return token is not None and hmac.compare_digest(holder.token_hash, hash_token(token))
 
 
 def create_roster(

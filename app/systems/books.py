@@ -7,7 +7,9 @@ It is validated by that system's own unit model: a definition the model refuses 
 reported as the unit's issues (`invalid_definition`), never dropped.
 """
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+from weakref import WeakKeyDictionary
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -19,13 +21,18 @@ __all__ = [
     "BOOK_MAX_UNITS",
     "BookDocument",
     "BookSource",
+    "BookTraits",
     "BookUnit",
     "BookValidation",
     "UnitCheck",
     "UnitOption",
+    "book_definition",
+    "book_traits",
+    "declare_books",
     "definition_model",
-    "is_optioned",
     "unit_cost",
+    "units_in_entries",
+    "units_in_extras",
     "validate_book",
 ]
 
@@ -87,14 +94,58 @@ class BookValidation(BaseModel):
     units: list[UnitCheck]
 
 
-def is_optioned(system: AnySystem) -> bool:
-    """Whether the system's cost body is `{"unit", "option"}` (a trooper with options)."""
-    return set(system.unit_model.model_fields) == {"unit", "option"}
+@dataclass(frozen=True)
+class BookTraits:
+    """Where a system's lists keep a unit drawn from an army book: a system declares it on
+    its spec (`SystemSpec.books`, docs/systems.md « Army books »), the conformance check
+    holds it against the system's models.
+
+    `units_at`: "entries" (the default) — a book unit is a list entry of its own, its
+    definition the cost body, kept as the entry's `custom`; "extras.units" — a book unit is
+    a trooper kept in the list's `extras.units`, whose entries name it with one of its
+    options, the cost body being `{"unit": <trooper>, "option": <option id>}` (Infinity)."""
+
+    units_at: Literal["entries", "extras.units"] = "entries"
+
+
+# What a system that declares nothing gets.
+UNITS_IN_ENTRIES = BookTraits()
+_DECLARED: "WeakKeyDictionary[Any, BookTraits]" = WeakKeyDictionary()
+
+
+def declare_books(system: AnySystem, traits: BookTraits | None) -> None:
+    """Records the traits a system's spec declares (app/catalogues.py, when it is built)."""
+    _DECLARED[system] = traits or UNITS_IN_ENTRIES
+
+
+def book_traits(system: AnySystem) -> BookTraits:
+    """The book traits `system`'s spec declared (units in entries when it declared none)."""
+    return _DECLARED.get(system, UNITS_IN_ENTRIES)
+
+
+def units_in_extras(system: AnySystem) -> bool:
+    """Whether the system keeps book units in `extras.units`, entries naming an option."""
+    return book_traits(system).units_at == "extras.units"
+
+
+def units_in_entries(system: AnySystem) -> bool:
+    """Whether a book unit is a list entry by itself (the editor's « Ajouter » offers it)."""
+    return not units_in_extras(system)
+
+
+def book_definition(system: AnySystem, definition: Any, unit_id: str) -> Any:
+    """What a creator's unit becomes as a book unit's definition: for a system whose cost
+    body holds a trooper and its option, the trooper, carrying the book unit's id."""
+    if not units_in_extras(system) or not isinstance(definition, dict):
+        return definition
+    if "unit" in definition:
+        definition = definition["unit"]
+    return {**definition, "id": unit_id} if isinstance(definition, dict) else definition
 
 
 def definition_model(system: AnySystem) -> type[BaseModel]:
     """The model a book unit's definition must fit: the cost body, or its trooper."""
-    if is_optioned(system):
+    if units_in_extras(system):
         annotation = system.unit_model.model_fields["unit"].annotation
         assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
         return annotation
@@ -119,7 +170,7 @@ def _refused(exc: ValidationError, path: str) -> list[Issue]:
 def unit_cost(system: AnySystem, unit: BookUnit, path: str = "") -> UnitCheck:
     """One unit's check: the system's own `cost` answer, its issues under `path`."""
     definition_path = f"{path}.definition" if path else "definition"
-    if not is_optioned(system):
+    if not units_in_extras(system):
         try:
             parsed = system.unit_model.model_validate(unit.definition)
         except ValidationError as exc:

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.systems.base import AnySystem, ExampleRoster, PublishedProfile
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
 from app.systems.play_traits import FigureTraits, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet, load_sheet_data
@@ -34,6 +35,7 @@ def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]
         problems += _campaign(system, spec)
         if spec.play is not None:
             problems += _play_traits(system, spec, spec.play)
+        problems += _book_traits(system, spec)
     return problems
 
 
@@ -44,6 +46,25 @@ def _example_book(system: AnySystem, spec: SystemSpec) -> list[str]:
     if not (spec.data / BOOK_FILE).is_file():
         return [f"no example army book {spec.data / BOOK_FILE}"]
     return load_example_books({system.id: system}, [spec])[1]
+
+
+def _book_traits(system: AnySystem, spec: SystemSpec) -> list[str]:
+    """The book traits it declares (`SystemSpec.books`) fit its cost body: a book unit kept
+    in `extras.units` is the trooper of a `{"unit", "option"}` body, one kept as an entry
+    is the whole body."""
+    traits = spec.books or UNITS_IN_ENTRIES
+    fields = system.unit_model.model_fields
+    optioned = set(fields) == {"unit", "option"}
+    if traits.units_at == "entries":
+        if optioned:
+            return ['books: units kept as entries, but the cost body is {"unit", "option"}']
+        return []
+    if not optioned:
+        return ['books: units kept in extras.units need a cost body {"unit", "option"}']
+    unit = fields["unit"].annotation
+    if not (isinstance(unit, type) and issubclass(unit, BaseModel)):
+        return ["books: the cost body's `unit` is no model a book unit can be"]
+    return []
 
 
 def _identity(system: AnySystem) -> list[str]:

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.settings import ROOT
 from app.systems.base import AnySystem
+from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.play_traits import PlayTraits
 
@@ -51,6 +52,9 @@ class SystemSpec:
     # What the play sheet and the mode partie need of it (app/systems/play_traits.py);
     # None: they show the cards alone.
     play: PlayTraits | None = None
+    # Where its lists keep a unit drawn from an army book (app/systems/books.py
+    # `BookTraits`); None: as entries of their own (docs/systems.md « Army books »).
+    books: BookTraits | None = None
 
     @property
     def data(self) -> Path:

@@ -13,6 +13,8 @@ from app.http_cache import not_modified
 from app.urls import public_base
 from app.web.render import html_error, render
 
+router = APIRouter(include_in_schema=False)
+
 MISSING = "Ce livre publié n'existe pas."
 MAX_AGE = 60
 EXPORTS = {
@@ -22,43 +24,40 @@ EXPORTS = {
 }
 
 
-def router() -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+def published(request: Request, session: SessionDep, code: str, ext: str) -> Response:
+    books = BookService(session, request.app.state.systems)
+    try:
+        share = books.share(code)
+    except NoSuchBookShare:
+        return html_error(request, 404, MISSING)
+    body = books.share_body(share)
+    etag = f"{share.etag}-{body['latest']}-{ext}"
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={MAX_AGE}"}
+    if not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    if ext == "json":
+        return JSONResponse(body, headers=headers)
+    url = f"{public_base(request)}/a/{code}"
+    book = present(request.app.state.systems[share.system], body)
+    if ext in EXPORTS:
+        media_type, exporter = EXPORTS[ext]
+        return Response(exporter(book, url), media_type=media_type, headers=headers)
+    context = {
+        "b": book,
+        "url": url,
+        "bbcode": book_bbcode(book, url),
+        "created_at": french_date(share.created_at),
+    }
+    return render(request, "book/page.html", context, headers=headers)
 
-    def published(request: Request, session: SessionDep, code: str, ext: str) -> Response:
-        books = BookService(session, request.app.state.systems)
-        try:
-            share = books.share(code)
-        except NoSuchBookShare:
-            return html_error(request, 404, MISSING)
-        body = books.share_body(share)
-        etag = f"{share.etag}-{body['latest']}-{ext}"
-        headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={MAX_AGE}"}
-        if not_modified(request, etag):
-            return Response(status_code=304, headers=headers)
-        if ext == "json":
-            return JSONResponse(body, headers=headers)
-        url = f"{public_base(request)}/a/{code}"
-        book = present(request.app.state.systems[share.system], body)
-        if ext in EXPORTS:
-            media_type, exporter = EXPORTS[ext]
-            return Response(exporter(book, url), media_type=media_type, headers=headers)
-        context = {
-            "b": book,
-            "url": url,
-            "bbcode": book_bbcode(book, url),
-            "created_at": french_date(share.created_at),
-        }
-        return render(request, "book/page.html", context, headers=headers)
 
-    @router.get("/a/{code}.{ext}")
-    def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
-        if ext not in EXPORTS and ext != "json":
-            return html_error(request, 404, MISSING)
-        return published(request, session, code, ext)
+@router.get("/a/{code}.{ext}")
+def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
+    if ext not in EXPORTS and ext != "json":
+        return html_error(request, 404, MISSING)
+    return published(request, session, code, ext)
 
-    @router.get("/a/{code}")
-    def page(code: str, request: Request, session: SessionDep) -> Response:
-        return published(request, session, code, "html")
 
-    return router
+@router.get("/a/{code}")
+def page(code: str, request: Request, session: SessionDep) -> Response:
+    return published(request, session, code, "html")

@@ -98,7 +98,8 @@ def browser(request: Request, session: Session) -> Browser:
         if valid:
             found.moved = valid
             join(request, session, *valid)
-    return state[STATE]  # type: ignore[no-any-return]
+    held: Browser = state[STATE]
+    return held
 
 
 def browser_carnet(request: Request, session: Session) -> Carnet | None:

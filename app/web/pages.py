@@ -1,4 +1,8 @@
-"""All HTML routes: home, the per-system pages, rosters and shares."""
+"""All HTML routes, included in one place: home, the per-system pages, lists, books, shares.
+
+Each page module holds a module-level `router` (as full-stack-fastapi-template's
+app/api/routes/*.py); a system's own pages come from its `SystemPages`. `routers()` gives
+them to create_app in the order it includes them."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -7,9 +11,25 @@ from fastapi import APIRouter, Request, Response
 
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
-from app.web import book_pages, books, campaigns, library, play, rosters, shares
+from app.web import (
+    book_pages,
+    book_panels,
+    books,
+    campaigns,
+    carnet_pages,
+    counts,
+    editor,
+    library,
+    list_links,
+    new_list,
+    play,
+    shares,
+)
 from app.web.render import render
-from app.web.system_pages import SystemPages
+from app.web.system_pages import SystemPages, pages_of
+from app.web.toolkit import systems_of
+
+router = APIRouter(include_in_schema=False)
 
 
 def system_pages(
@@ -23,44 +43,47 @@ def system_pages(
     }
 
 
+@router.get("/")
+def home(request: Request) -> Response:
+    systems = systems_of(request)
+    return render(
+        request,
+        "home.html",
+        {
+            "systems": list(systems.values()),
+            "pages": pages_of(request),
+            "examples": {s.id: s.example_rosters() for s in systems.values()},
+        },
+    )
+
+
+@router.get("/hors-ligne")
+def offline(request: Request) -> Response:
+    """What the service worker shows offline for a page it did not keep (static/sw.js,
+    docs/offline.md): public, the same for everyone, kept at its install."""
+    response = render(request, "offline.html", {})
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def routers(
-    systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
-) -> tuple[APIRouter, APIRouter, list[APIRouter]]:
+    pages: Mapping[str, SystemPages[Any]],
+) -> tuple[APIRouter, list[APIRouter], list[APIRouter]]:
     """The share page's router, the list editor's, and the others; included side by side,
-    as nesting routers slows every match."""
-    router = APIRouter(include_in_schema=False)
-    pages = system_pages(systems, specs)
-
-    @router.get("/")
-    def home(request: Request) -> Response:
-        return render(
-            request,
-            "home.html",
-            {
-                "systems": list(systems.values()),
-                "pages": pages,
-                "examples": {s.id: s.example_rosters() for s in systems.values()},
-            },
-        )
-
-    @router.get("/hors-ligne")
-    def offline(request: Request) -> Response:
-        """What the service worker shows offline for a page it did not keep (static/sw.js,
-        docs/offline.md): public, the same for everyone, kept at its install."""
-        response = render(request, "offline.html", {})
-        response.headers["Cache-Control"] = "no-cache"
-        return response
-
+    as nesting routers slows every match. `pages`: each system's (`system_pages()`), also
+    kept on app.state for the routes (`pages_of`)."""
     return (
-        shares.router(),
-        rosters.router(dict(systems), pages),
+        shares.router,
+        [editor.router, counts.router, book_panels.router, list_links.router],
         [
             router,
             play.router,
             *(system_page.router() for system_page in pages.values()),
-            library.router(systems),
-            books.router(),
-            book_pages.router(systems, pages),
+            library.router,
+            carnet_pages.router,
+            new_list.router,
+            books.router,
+            book_pages.router,
             campaigns.router,
         ],
     )

@@ -12,8 +12,7 @@ how to turn it back into form values (`values_from_entry`); the creator then sav
 the same row instead of adding one.
 """
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from fastapi import APIRouter, Request, Response
@@ -21,52 +20,24 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.book_service import BookService
 from app.db import SessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.systems.inputs import is_digits
-from app.web.deps import ChosenRoster, FormDep, editable_or_none
-from app.web.editor_form import entry_label
+from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.rosters import add_entry_to_roster, redirect, service_of
+from app.web.targets import EditedEntry, Target, edited_entry, target_of
+from app.web.toolkit import add_entry_to_roster, add_unit_to_book, my_book, redirect, service_of
+
+__all__ = ["EditedEntry", "SystemPages", "Target", "pages_of"]
 
 GONE = "Cette entrée n'est plus dans la liste, ou cette liste n'est pas à vous."
 GONE_UNIT = (
     "Cette unité n'est plus dans le livre, ce livre n'est pas à vous, "
     "ou le créateur ne peut pas la montrer telle quelle."
 )
-
-
-@dataclass
-class Target:
-    """The list a catalogue or a creator adds to, when the player came from its editor."""
-
-    roster: Roster
-    name: str
-    added: str = ""  # « Ajouté à « X » : 1 × Jaffa. » after an add
-
-
-@dataclass
-class EditedEntry:
-    """The row of a list the creator is editing (it saves over it instead of adding)."""
-
-    roster: Roster
-    index: int
-    entry: dict[str, Any]
-
-    @property
-    def name(self) -> str:
-        return self.roster.name or "Liste sans nom"
-
-
 SystemT = TypeVar("SystemT", bound=AnySystem)
-ItemT = TypeVar("ItemT")
-
-
-def by_id(items: Iterable[ItemT]) -> dict[str, ItemT]:
-    """A catalogue list by id, as templates look its items up."""
-    return {item.id: item for item in items}  # type: ignore[attr-defined]
 
 
 class SystemPages(Generic[SystemT]):
@@ -190,31 +161,13 @@ class SystemPages(Generic[SystemT]):
         self, request: Request, session: Session, roster_id: Any, index: Any
     ) -> EditedEntry | None:
         """The row `?liste=&entree=` names, when this browser may edit that list."""
-        roster = editable_or_none(request, session, str(roster_id or "")[:64])
-        if roster is None or roster.system != self.system_id or not is_digits(str(index)):
-            return None
-        entries = roster.document.get("entries", [])
-        position = int(str(index)[:6])
-        if position >= len(entries) or not isinstance(entries[position], dict):
-            return None
-        return EditedEntry(roster, position, entries[position])
+        return edited_entry(self.system, request, session, roster_id, index)
 
     def target_of(
         self, request: Request, session: Session, roster_id: Any, added: bool = False
     ) -> Target | None:
         """The list `?liste=` names, when this browser holds it and it is of this system."""
-        if not roster_id:
-            return None
-        roster = editable_or_none(request, session, str(roster_id)[:64])
-        if roster is None or roster.system != self.system_id:
-            return None
-        target = Target(roster, roster.name or "Liste sans nom")
-        entries = roster.document.get("entries") or []
-        if added and entries and isinstance(entries[-1], dict):
-            last = entries[-1]
-            label = entry_label(self.system, roster.document, last)
-            target.added = f"Ajouté à « {target.name} » : {last.get('count', 1)} × {label}."
-        return target
+        return target_of(self.system, request, session, roster_id, added)
 
     def errors_of(self, exc: ValidationError) -> dict[str, str]:
         """`exc` as the messages shown beside this system's fields (see `labels`)."""
@@ -280,8 +233,6 @@ class SystemPages(Generic[SystemT]):
         def creator_add_to_book(request: Request, session: SessionDep, form: FormDep) -> Response:
             """The creator's unit into the army book it was opened from (kept even when
             invalid: the book shows its issues)."""
-            from app.web.book_pages import add_unit_to_book
-
             values = self.unit_from_form(form)
             name = str(values.get("name") or form.get("name") or "")
             book_id = str(form.get("livre", ""))
@@ -318,8 +269,6 @@ class SystemPages(Generic[SystemT]):
         """The creator showing one unit of the browser's book (`?livre=&unite=`), to save it
         back over itself; 404 when the book is not this browser's or the creator cannot show
         that unit as it is."""
-        from app.book_service import BookService
-
         book = getattr(request.state, "book_target", None)
         if book is None:
             return html_error(request, 404, GONE_UNIT)
@@ -336,9 +285,7 @@ class SystemPages(Generic[SystemT]):
     def note_book_target(self, request: Request, session: Session, book_id: Any) -> None:
         """Remembers for the page the army book (of this browser, of this system) that
         `?livre=` or the form's `livre` names: the creator then offers « Ajouter au livre »."""
-        from app.web.book_pages import my_book
-
-        book = my_book(request, session, str(book_id)[:64]) if book_id else None
+        book = my_book(request, session, str(book_id)) if book_id else None
         request.state.book_target = book if book and book.system == self.system_id else None
 
     def preview(self, request: Request, session: Session, form: FormData) -> Response:
@@ -439,3 +386,9 @@ class SystemPages(Generic[SystemT]):
         }
         template = f"systems/{self.system_id}/creator.html"
         return render(request, template, context, block="result", status=status)
+
+
+def pages_of(request: Request) -> Mapping[str, SystemPages[Any]]:
+    """Each served system's pages, by system id (app.state, set by create_app)."""
+    pages: Mapping[str, SystemPages[Any]] = request.app.state.pages
+    return pages

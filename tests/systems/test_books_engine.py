@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.systems.base import GameSystem
-from app.systems.books import BookDocument, definition_model, is_optioned, validate_book
+from app.systems.books import BookDocument, definition_model, units_in_extras, validate_book
 from app.systems.changes import changes, definition_changes
 
 # DCSystem part F (as tests/api/test_calculator.py): L125-127 the Jaffa, level 2, Arme de
@@ -75,7 +75,7 @@ def test_a_definition_the_system_refuses_is_kept_and_reported(
 
 def test_infinity_units_are_troopers_priced_per_option(systems: dict[str, GameSystem]) -> None:
     infinity = systems["infinity"]
-    assert is_optioned(infinity) and not is_optioned(systems["nolimits"])
+    assert units_in_extras(infinity) and not units_in_extras(systems["nolimits"])
     assert definition_model(infinity).__name__ == "InfinityTrooper"
     checked = validate_book(infinity, book("infinity", ("fusilier", TROOPER)))
     unit = checked.units[0]

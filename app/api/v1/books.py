@@ -4,17 +4,18 @@ books would get. Refusals rise as the services' exceptions; app/refusals.py answ
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, create_model
 
+from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import NO_STORE, UtcDatetime
-from app.api.v1.deps import Authorization, EditableRoster, Rosters, bearer
-from app.api.v1.rosters import VERSION_PATTERN, parse_version
-from app.api.v1.systems import require_json_body
-from app.book_service import BookService, Updates
+from app.api.v1.deps import Authorization, EditableRoster, IfMatchDep, Rosters, bearer
+from app.book_service import BookService
+from app.book_units import Updates
 from app.db import SessionDep
 from app.http_cache import not_modified
-from app.problems import ApiError, Problem
+from app.problems import Problem
+from app.roster_service import WrongSystem
 from app.store.models import Book
 from app.systems.base import AnySystem
 from app.systems.books import BookDocument, BookValidation
@@ -105,6 +106,16 @@ def published_links(base: str, code: str, version: int) -> BookPublished:
     )
 
 
+def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str, Any]:
+    """A book as the API answers it (its document, version and validation)."""
+    return {
+        "id": book.id,
+        "version": book.version,
+        "book": document.model_dump(mode="json"),
+        "validation": books.validation(document).model_dump(mode="json"),
+    }
+
+
 def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
     system_ids: Any = Literal[tuple(systems)]
@@ -113,14 +124,14 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         __base__=BookDocument,
         system=(system_ids, Field(description="One of /api/v1/systems.")),
     )
+    _book_routes(router, book_in)
+    _replace_routes(router, book_in)
+    _publication_routes(router)
+    return router
 
-    def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str, Any]:
-        return {
-            "id": book.id,
-            "version": book.version,
-            "book": document.model_dump(mode="json"),
-            "validation": books.validation(document).model_dump(mode="json"),
-        }
+
+def _book_routes(router: APIRouter, book_in: Any) -> None:
+    """Create a book (`book_in`: its document for the systems served), read it."""
 
     @router.post(
         "/books",
@@ -162,6 +173,10 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         response.headers["Cache-Control"] = "private, no-store"
         return book_out(book, books.document(book), books)
 
+
+def _replace_routes(router: APIRouter, book_in: Any) -> None:
+    """Replace a book (If-Match), delete it."""
+
     @router.put(
         "/books/{book_id}",
         response_model=BookOut,
@@ -176,24 +191,16 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="replace_book",
     )
     def replace_book(
+        if_match: IfMatchDep,
         book: EditableBook,
         body: book_in,
         books: Books,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
         document = BookDocument.model_validate(body.model_dump())
         if document.system != book.system:
-            raise ApiError(
-                422,
-                f"This book is a {book.system!r} book: its system cannot change.",
-                code="system_mismatch",
-                loc=["body", "system"],
-            )
-        book = books.replace(book, parse_version(if_match, book.version), document)
+            raise WrongSystem(book.system)
+        book = books.replace(book, if_match.version(book.version), document)
         response.headers["ETag"] = f'"{book.version}"'
         return book_out(book, document, books)
 
@@ -207,6 +214,10 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     def delete_book(book: EditableBook, books: Books) -> Response:
         books.delete(book)
         return Response(status_code=204)
+
+
+def _publication_routes(router: APIRouter) -> None:
+    """Publish a book, read a published version."""
 
     @router.post(
         "/books/{book_id}/shares",
@@ -246,8 +257,6 @@ def books_router(systems: dict[str, AnySystem]) -> APIRouter:
         payload = BookShareOut.model_validate(body).model_dump_json()
         return Response(payload, media_type="application/json", headers=headers)
 
-    return router
-
 
 def roster_update_routes(
     router: APIRouter, roster_out_model: type[BaseModel], roster_out: Any
@@ -281,17 +290,14 @@ def roster_update_routes(
         operation_id="apply_roster_updates",
     )
     def apply_roster_updates(
+        if_match: IfMatchDep,
         roster: EditableRoster,
         body: ApplyUpdates,
         rosters: Rosters,
         books: Books,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
-        expected = parse_version(if_match, roster.version)
+        expected = if_match.version(roster.version)
         system = rosters.system(roster)
         applied = books.apply(system, rosters.document(roster), body.paths)
         document = system.roster_model.model_validate(applied)

@@ -11,8 +11,14 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field, create_model
 
-from app.api.v1.deps import Authorization, EditableRoster, bearer
-from app.api.v1.rosters import AUTH_PROBLEMS, VERSION_PATTERN, parse_version
+from app.api.v1.deps import (
+    AUTH_PROBLEMS,
+    VERSION_PATTERN,
+    Authorization,
+    EditableRoster,
+    bearer,
+    parse_version,
+)
 from app.campaigns.models import (
     BattleIn,
     BattleList,

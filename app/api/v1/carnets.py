@@ -77,6 +77,13 @@ def carnet_routes(
     router: APIRouter, document_type: Any, roster_created: type[BaseModel], created: Created
 ) -> None:
     """The carnet routes, on the rosters' router (they share its roster document types)."""
+    _carnet_routes(router)
+    _roster_routes(router, document_type, roster_created, created)
+    _key_routes(router)
+
+
+def _carnet_routes(router: APIRouter) -> None:
+    """Make a carnet, read what it holds."""
 
     @router.post(
         "/carnets",
@@ -103,6 +110,12 @@ def carnet_routes(
     def get_carnet(carnet: CarnetDep, carnets: Carnets, response: Response) -> Any:
         response.headers["Cache-Control"] = "private, no-store"
         return carnets.listing(carnet)
+
+
+def _roster_routes(
+    router: APIRouter, document_type: Any, roster_created: type[BaseModel], created: Created
+) -> None:
+    """Store a roster in a carnet, put an existing one in it."""
 
     @router.post(
         "/carnets/{carnet_id}/rosters",
@@ -152,6 +165,10 @@ def carnet_routes(
             raise TokenRefused(roster_id)
         carnets.add(carnet, [roster.id])
         return CarnetRosterItem.model_validate(roster, from_attributes=True)
+
+
+def _key_routes(router: APIRouter) -> None:
+    """Take a roster out of a carnet; a carnet's new key."""
 
     @router.delete(
         "/carnets/{carnet_id}/rosters/{roster_id}",

@@ -3,13 +3,15 @@ both sent as `Authorization: Bearer ...` — as Annotated dependencies (`Editabl
 `CarnetDep`). Refusals rise as the services' exceptions; app/refusals.py answers them.
 Plain `def`: FastAPI runs them in its thread pool, never on the event loop."""
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
 from app.carnet_service import CarnetService
 from app.db import SessionDep
 from app.deps import Carnets, Rosters
+from app.problems import ApiError, Problem
 from app.roster_service import RosterService
 from app.store.models import Carnet, Roster
 
@@ -38,4 +40,73 @@ def _carnet(carnet_id: str, session: SessionDep, authorization: Authorization = 
 EditableRoster = Annotated[Roster, Depends(_roster)]
 CarnetDep = Annotated[Carnet, Depends(_carnet)]
 
-__all__ = ["CarnetDep", "Carnets", "EditableRoster", "Rosters", "bearer"]
+AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Problem, "description": "No edit token."},
+    403: {"model": Problem, "description": "Wrong edit token."},
+    404: {"model": Problem, "description": "No such roster."},
+}
+
+# If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
+# tag (W/"3") is read, to be refused with 412 rather than 422.
+VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
+
+
+def parse_version(if_match: str | None, current: int) -> int:
+    """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
+    if if_match is None:
+        raise ApiError(
+            428,
+            "Send 'If-Match: <version>' with the version you read.",
+            code="if_match_missing",
+            loc=["header", "if-match"],
+        )
+    if if_match.strip() == "*":
+        return current
+    if if_match.strip().startswith("W/"):
+        # RFC 9110 13.1.1: If-Match compares strongly, and a weak tag never matches.
+        raise ApiError(
+            412,
+            "If-Match compares strongly: send the version as the ETag gave it, e.g. '\"3\"'.",
+            code="if_match_weak",
+            loc=["header", "if-match"],
+        )
+    return int(if_match.strip().removeprefix("W/").strip('"'))
+
+
+@dataclass(frozen=True)
+class IfMatch:
+    """The `If-Match` a writer sent (None: none). Read by `version()` in the route, once the
+    resource and the body passed: a missing header is a 428, a weak tag a 412."""
+
+    sent: str | None
+
+    def version(self, current: int) -> int:
+        """The version the writer read (`current` for `*`)."""
+        return parse_version(self.sent, current)
+
+
+def _if_match(
+    # Typed `str`, not optional: the OpenAPI document says it is required (app/openapi.py);
+    # its absence is a 428 (`IfMatch.version`), never a null.
+    if_match: str = Header(
+        None, pattern=VERSION_PATTERN, description='The version read, e.g. "3".'
+    ),
+) -> IfMatch:
+    return IfMatch(if_match)
+
+
+# The If-Match of every replace (rosters, books, a roster's book updates).
+IfMatchDep = Annotated[IfMatch, Depends(_if_match)]
+
+__all__ = [
+    "AUTH_PROBLEMS",
+    "VERSION_PATTERN",
+    "CarnetDep",
+    "Carnets",
+    "EditableRoster",
+    "IfMatch",
+    "IfMatchDep",
+    "Rosters",
+    "bearer",
+    "parse_version",
+]

@@ -24,6 +24,7 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 from starlette.responses import Response
 
+from app.api.v1.bodies import computed
 from app.middleware import GZIP_MINIMUM_BYTES, gzipped
 from app.problems import PROBLEM_TYPE, ApiError, FieldError, validation_problem
 
@@ -66,11 +67,9 @@ def job(system_id: str, name: str, body: bytes, gzip: bool) -> tuple[int, bytes,
     done it (`gzip`: the client accepts it). Only bytes cross the process boundary: the
     serving process neither unpickles a parsed document (an invalid 0.9 MB body's echo)
     nor compresses a 4 MB answer (31 ms of CPU), it sends what it gets."""
-    from app.api.v1.systems import _computed
-
     model, compute = _calculation(system_id, name)
     try:
-        status, answer = 200, _computed(body, model, compute)
+        status, answer = 200, computed(body, model, compute)
     except RequestValidationError as invalid:
         status, answer = 422, bytes(validation_problem(invalid.errors(), invalid.body).body)
     if gzip and len(answer) >= GZIP_MINIMUM_BYTES:

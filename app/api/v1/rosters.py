@@ -1,15 +1,26 @@
 """Stored rosters (private drafts, edit token + version) and their immutable shares."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any, Union
 
-from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import object_session
 from sqlmodel import Session
 
+from app.api.v1.bodies import require_json_body
+from app.api.v1.books import roster_update_routes
 from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
-from app.api.v1.deps import EditableRoster, Rosters
-from app.api.v1.systems import require_json_body
+from app.api.v1.deps import (
+    AUTH_PROBLEMS,
+    VERSION_PATTERN,
+    EditableRoster,
+    IfMatchDep,
+    Rosters,
+    parse_version,
+)
 from app.db import SessionDep
 from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
@@ -21,11 +32,9 @@ from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
 TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
-AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "No edit token."},
-    403: {"model": Problem, "description": "Wrong edit token."},
-    404: {"model": Problem, "description": "No such roster."},
-}
+# AUTH_PROBLEMS, VERSION_PATTERN and parse_version live in app/api/v1/deps.py; named here
+# too for api/v1/campaigns.py, which imports them from this module.
+__all__ = ["AUTH_PROBLEMS", "VERSION_PATTERN", "parse_version", "rosters_router"]
 
 
 class ShareExports(BaseModel):
@@ -52,10 +61,18 @@ def share_links(base: str, code: str) -> ShareCreated:
     )
 
 
-def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
-    router = APIRouter(
-        prefix="/api/v1", tags=["rosters"], dependencies=[Depends(require_json_body)]
-    )
+@dataclass(frozen=True)
+class RosterTypes:
+    """The rosters' models for the systems an app serves (the document is a union of their
+    roster models, discriminated by `system`)."""
+
+    document: Any
+    out: type[BaseModel]
+    created: type[BaseModel]
+    share: type[BaseModel]
+
+
+def roster_types(systems: dict[str, AnySystem]) -> RosterTypes:
     models: list[Any] = [s.roster_model for s in systems.values()]
     document_type: Any = Annotated[Union[tuple(models)], Field(discriminator="system")]  # noqa: UP007
     validation_type: Any = Union[tuple(s.validate_response_model for s in systems.values())]  # noqa: UP007
@@ -81,23 +98,60 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         validation: validation_type
         summary: RosterSummary
 
-    def roster_out(roster: Roster, document: BaseModel) -> dict[str, Any]:
-        # The validation counts what every total counts: not the fighters its ledger says
-        # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
-        session = object_session(roster)
-        kept = counted(session, roster, document) if isinstance(session, Session) else document
-        result, _summary = check(systems[roster.system], kept)
-        return {
-            "id": roster.id,
-            "version": roster.version,
-            "roster": document.model_dump(mode="json"),
-            "validation": result.model_dump(mode="json"),
-        }
+    return RosterTypes(document_type, RosterOut, RosterCreated, ShareOut)
+
+
+def roster_out(
+    systems: Mapping[str, AnySystem], roster: Roster, document: BaseModel
+) -> dict[str, Any]:
+    """A roster as the API answers it (its document, version and validation)."""
+    # The validation counts what every total counts: not the fighters its ledger says
+    # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
+    session = object_session(roster)
+    kept = counted(session, roster, document) if isinstance(session, Session) else document
+    result, _summary = check(systems[roster.system], kept)
+    return {
+        "id": roster.id,
+        "version": roster.version,
+        "roster": document.model_dump(mode="json"),
+        "validation": result.model_dump(mode="json"),
+    }
+
+
+def created(
+    request: Request, service: RosterService, response: Response, document: BaseModel
+) -> dict[str, Any]:
+    """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
+    roster, token = service.create(document)
+    response.headers["ETag"] = f'"{roster.version}"'
+    response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
+    response.headers["Cache-Control"] = NO_STORE  # the edit token
+    edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
+    out = roster_out(service.systems, roster, document)
+    return {**out, "edit_token": token, "edit_url": edit_url}
+
+
+def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
+    router = APIRouter(
+        prefix="/api/v1", tags=["rosters"], dependencies=[Depends(require_json_body)]
+    )
+    types = roster_types(systems)
+    _draft_routes(router, types)
+    _replace_routes(router, types)
+    _share_routes(router, types)
+    carnet_routes(router, types.document, types.created, created)
+    roster_update_routes(router, types.out, partial(roster_out, systems))
+    return router
+
+
+def _draft_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Create and read a draft (the stored document's types)."""
+    document_type: Any = types.document
 
     @router.post(
         "/rosters",
         status_code=201,
-        response_model=RosterCreated,
+        response_model=types.created,
         responses={422: {"model": Problem}, 413: TOO_HEAVY},
         summary="Store a roster (a private draft)",
         operation_id="create_roster",
@@ -107,20 +161,9 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     ) -> Any:
         return created(request, service, response, document)
 
-    def created(
-        request: Request, service: RosterService, response: Response, document: BaseModel
-    ) -> dict[str, Any]:
-        """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
-        roster, token = service.create(document)
-        response.headers["ETag"] = f'"{roster.version}"'
-        response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
-        response.headers["Cache-Control"] = NO_STORE  # the edit token
-        edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
-        return {**roster_out(roster, document), "edit_token": token, "edit_url": edit_url}
-
     @router.get(
         "/rosters/{roster_id}",
-        response_model=RosterOut,
+        response_model=types.out,
         responses=AUTH_PROBLEMS,
         summary="Read a draft (edit token needed)",
         operation_id="get_roster",
@@ -129,11 +172,16 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         document = service.document(roster)
         response.headers["ETag"] = f'"{roster.version}"'
         response.headers["Cache-Control"] = "private, no-store"
-        return roster_out(roster, document)
+        return roster_out(service.systems, roster, document)
+
+
+def _replace_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Replace a draft (If-Match), delete it."""
+    document_type: Any = types.document
 
     @router.put(
         "/rosters/{roster_id}",
-        response_model=RosterOut,
+        response_model=types.out,
         responses={
             **AUTH_PROBLEMS,
             409: {"model": Problem, "description": "Stale version: nothing changed."},
@@ -149,28 +197,20 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         operation_id="replace_roster",
     )
     def replace(
+        if_match: IfMatchDep,
         roster: EditableRoster,
         document: document_type,
         service: Rosters,
         response: Response,
-        if_match: Annotated[
-            str,  # noqa: RUF013  (a missing If-Match is a 428, never null)
-            Header(pattern=VERSION_PATTERN, description='The version read, e.g. "3".'),
-        ] = None,  # type: ignore[assignment]
     ) -> Any:
-        expected = parse_version(if_match, roster.version)
+        expected = if_match.version(roster.version)
         try:
             roster = service.replace(roster, expected, document)
         except StaleVersion as stale:
-            raise ApiError(
-                409,
-                f"Version {expected} is stale: the roster is at version {stale.current}.",
-                headers={"ETag": f'"{stale.current}"'},
-                code="version_stale",
-                loc=["header", "if-match"],
-            ) from None
+            # Said by app/refusals.py's table, with the version this writer sent.
+            raise StaleVersion(stale.current, expected) from None
         response.headers["ETag"] = f'"{roster.version}"'
-        return roster_out(roster, document)
+        return roster_out(service.systems, roster, document)
 
     @router.delete(
         "/rosters/{roster_id}",
@@ -182,6 +222,11 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     def delete(roster: EditableRoster, service: Rosters) -> Response:
         service.delete(roster)
         return Response(status_code=204)
+
+
+def _share_routes(router: APIRouter, types: RosterTypes) -> None:
+    """Share a draft, read a share."""
+    share_out: Any = types.share
 
     @router.post(
         "/rosters/{roster_id}/shares",
@@ -206,7 +251,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
 
     @router.get(
         "/shares/{code}",
-        response_model=ShareOut,
+        response_model=types.share,
         tags=["shares"],
         responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
         summary="A shared snapshot (public, immutable, cacheable)",
@@ -219,7 +264,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
         headers = immutable_headers(request, shared.etag)
         if not_modified(request, shared.etag):
             return Response(status_code=304, headers=headers)
-        body = ShareOut(
+        body = share_out(
             code=shared.code,
             system=shared.system,
             catalogue_version=shared.catalogue_version,
@@ -229,36 +274,3 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
             summary=shared.snapshot["summary"],
         )
         return Response(body.model_dump_json(), media_type="application/json", headers=headers)
-
-    carnet_routes(router, document_type, RosterCreated, created)
-    from app.api.v1.books import roster_update_routes  # the books' module imports this one
-
-    roster_update_routes(router, RosterOut, roster_out)
-    return router
-
-
-# If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
-# tag (W/"3") is read, to be refused with 412 rather than 422.
-VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'
-
-
-def parse_version(if_match: str | None, current: int) -> int:
-    """The version the writer read; `*` (RFC 9110: any current version) is the current one."""
-    if if_match is None:
-        raise ApiError(
-            428,
-            "Send 'If-Match: <version>' with the version you read.",
-            code="if_match_missing",
-            loc=["header", "if-match"],
-        )
-    if if_match.strip() == "*":
-        return current
-    if if_match.strip().startswith("W/"):
-        # RFC 9110 13.1.1: If-Match compares strongly, and a weak tag never matches.
-        raise ApiError(
-            412,
-            "If-Match compares strongly: send the version as the ETag gave it, e.g. '\"3\"'.",
-            code="if_match_weak",
-            loc=["header", "if-match"],
-        )
-    return int(if_match.strip().removeprefix("W/").strip('"'))

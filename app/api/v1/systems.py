@@ -2,24 +2,20 @@
 
 import hashlib
 import inspect
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request, Response
-from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from app.api.v1 import heavy
+from app.api.v1.bodies import ModelT, computed, require_json
 from app.http_cache import Memo
 from app.middleware import accepts_gzip
-from app.problems import ApiError, FieldError, Problem, documented_methods
+from app.problems import ApiError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
-from app.systems.result_json import result_json
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     415: {"model": Problem, "description": "The body is not sent as application/json."},
@@ -93,55 +89,6 @@ HEAVY_AT_ONCE = anyio.CapacityLimiter(1)
 ANSWERS_BYTES = 8 * 1024 * 1024
 
 
-def _computed(body: bytes, model: type[ModelT], compute: Callable[[ModelT], BaseModel]) -> bytes:
-    try:
-        parsed = model.model_validate_json(body)
-    except ValidationError as exc:
-        errors = [{**error, "loc": ("body", *error["loc"])} for error in exc.errors()]
-        try:
-            document = json.loads(body)
-        except (ValueError, RecursionError):  # pydantic's own parser stops at its depth
-            document = None
-        raise RequestValidationError(errors, body=document) from None
-    # `model_dump_json().encode()`'s bytes, a roster's entries remembered (29 kB for 50).
-    return result_json(compute(parsed))
-
-
-def is_json(content_type: str) -> bool:
-    """`application/json` or a `+json` type, parameters aside."""
-    media = content_type.split(";", 1)[0].strip().lower()
-    return media == "application/json" or (
-        media.startswith("application/") and media.endswith("+json")
-    )
-
-
-def require_json(request: Request) -> None:
-    """A body in any other type is refused (415): an HTML form can post `text/plain` from
-    any site, and the calculator must not read it as JSON."""
-    if not is_json(request.headers.get("content-type", "")):
-        raise ApiError(
-            415,
-            "Send the body as JSON (Content-Type: application/json).",
-            errors=[
-                FieldError(
-                    loc=["header", "content-type"],
-                    msg="expected application/json",
-                    code="unsupported_media_type",
-                )
-            ],
-        )
-
-
-def require_json_body(request: Request) -> None:
-    """`require_json` for the stored resources' routes (a router dependency): a request that
-    sends a body sends it as JSON (415 otherwise, as on the calculators); one without a body
-    (a share, a new carnet) is not asked for a type."""
-    headers = request.headers
-    sends_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
-    if sends_body:
-        require_json(request)
-
-
 async def calculate(
     request: Request,
     model: type[ModelT],
@@ -166,7 +113,7 @@ async def calculate(
     key = hashlib.sha256(body).digest()
     known = answers.get(key) if answers is not None else None
     if known is None:
-        known = _computed(body, model, compute)
+        known = computed(body, model, compute)
         if answers is not None:
             answers.put(key, known)
     return Response(known, media_type="application/json")
@@ -184,7 +131,7 @@ async def _heavy(
     state = request.app.state
     if getattr(state, "heavy_pool", None) is not None and process_job is not None:
         return await heavy.answered(state, *process_job, body, accepts_gzip(request.headers))
-    answer = await anyio.to_thread.run_sync(_computed, body, model, compute, limiter=HEAVY_AT_ONCE)
+    answer = await anyio.to_thread.run_sync(computed, body, model, compute, limiter=HEAVY_AT_ONCE)
     return Response(answer, media_type="application/json")
 
 

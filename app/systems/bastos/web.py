@@ -25,7 +25,8 @@ from app.systems.bastos.present import OPTIONAL_RULES, percent, weapon_text
 from app.systems.bastos.reactions import LABELS
 from app.web.forms import form_text, int_or_raw
 from app.web.render import is_htmx, render
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import by_id
 
 STATIC = Path(__file__).parent / "static"
 # The pages' own stylesheet and script, served from this package (the CSP allows our origin

@@ -12,7 +12,8 @@ from app.systems.dcsystem import DcSystem
 from app.systems.dcsystem.play import chances_context
 from app.web.forms import int_or_raw
 from app.web.render import render
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import by_id
 
 
 class DcsystemPages(SystemPages[DcSystem]):

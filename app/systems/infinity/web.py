@@ -5,7 +5,6 @@ option; the introductory-game switch; the list's own troopers)."""
 import hashlib
 import json
 from collections.abc import Mapping
-from numbers import Number
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -40,8 +39,8 @@ from app.systems.infinity.models import (
 from app.web.deps import ChosenRoster, FormDep
 from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
-from app.web.rosters import added_to, create_and_open, empty_document, service_of
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import added_to, by_id, create_and_open, empty_document, service_of
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
 KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
@@ -321,12 +320,12 @@ class InfinityPages(SystemPages[InfinitySystem]):
             groups = [
                 g
                 for e in (entries if isinstance(entries, list) else [])
-                if isinstance(g := e.get("group") if isinstance(e, dict) else None, Number)
-                and g <= highest  # type: ignore[operator]
+                if isinstance(g := e.get("group") if isinstance(e, dict) else None, int | float)
+                and g <= highest
             ]
-            used = max(groups) if groups else 1  # type: ignore[type-var]
+            used = max(groups) if groups else 1
             self._groups = (entries, highest, used)
-        own = group if isinstance(group, Number) and group <= highest else 1  # type: ignore[operator]
+        own = group if isinstance(group, int | float) and group <= highest else 1
         return min(max(used, own) + 1, highest)
 
     def entry_from_form(self, form: FormData, index: int, entry: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from app.systems.necrowarzone.shooting import NecrowarzoneShotRequest, read_roll
 from app.web.deps import FormDep
 from app.web.forms import form_text, int_or_raw, roster_choices
 from app.web.render import render
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import by_id
 
 WEAPON_ROWS = 3  # weapon rows the creator offers (one more on demand)
 MAX_WEAPON_ROWS = 20  # a figure carries 20 weapons at most (models.py)

@@ -12,7 +12,8 @@ from starlette.datastructures import FormData
 from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
 from app.web.forms import error_text, form_text, int_or_raw
 from app.web.render import render
-from app.web.system_pages import SystemPages, by_id
+from app.web.system_pages import SystemPages
+from app.web.toolkit import by_id
 
 WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
 HOUSE_RULE_ROWS = 2

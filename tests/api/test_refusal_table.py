@@ -1,0 +1,40 @@
+"""The one refusal table (app/refusals.py) answers every refusal the roster, book and carnet
+services and the page dependencies raise: each has its own row (none falls through to a
+catch-all or to a 500)."""
+
+import inspect
+from types import ModuleType
+
+import pytest
+
+from app import book_service, carnet_service, roster_service
+from app.refusals import TABLE, page_text
+from app.roster_service import RosterError
+from app.web import deps
+
+MODULES = (roster_service, book_service, carnet_service, deps)
+
+
+def refusals(module: ModuleType) -> list[type[RosterError]]:
+    return [
+        kind
+        for _name, kind in inspect.getmembers(module, inspect.isclass)
+        if issubclass(kind, RosterError)
+        and kind is not RosterError
+        and kind.__module__ == module.__name__
+    ]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda module: module.__name__)
+def test_every_refusal_has_its_row(module: ModuleType) -> None:
+    listed = {kind for kind, _answer in TABLE}
+    found = refusals(module)
+    assert found, module.__name__
+    assert [kind.__name__ for kind in found if kind not in listed] == []
+
+
+def test_a_book_of_another_carnet_is_a_404_page() -> None:
+    assert page_text(book_service.NotYourBook("b")) == (
+        404,
+        "Ce livre d'armée n'est pas dans le carnet de ce navigateur.",
+    )
