@@ -207,7 +207,10 @@ class ApiError(Exception):
 
 
 def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -> None:
-    """Error handlers: problem+json for the API and programs, an HTML page for people."""
+    """Error handlers: problem+json for the API and programs, an HTML page for people.
+    `html_error` is also kept on app.state, for the middleware's refusals (they answer
+    before any route: app/security/answers.py)."""
+    app.state.html_error = html_error
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -40,10 +40,9 @@ from app.roster_service import (
     UnstorableText,
     WrongSystem,
 )
-from app.web.deps import CarnetRevoked, NotInBrowser
+from app.security.cookies import CarnetRevoked, NotInBrowser
 
-# What the API's detail is given: the refusal and what it is about ("roster" or "book",
-# from the path: the services raise the same refusals for both).
+# The API's detail of a refusal and what it is about ("roster" or "book", from the path).
 Detail = Callable[[RosterError, str], str]
 
 
@@ -62,7 +61,7 @@ class Answer:
 
 
 def _const(text: str) -> Detail:
-    return lambda _error, _subject: text
+    return lambda _error, _subject: text  # the same words whatever the refusal's subject
 
 
 def _current(error: RosterError) -> int:
@@ -96,11 +95,8 @@ def _private(_error: RosterError, subject: str) -> str:
 
 
 def _wrong_token(_error: RosterError, subject: str) -> str:
-    return (
-        "Wrong edit token (or carnet key) for this book."
-        if subject == "book"
-        else ("Wrong edit token.")
-    )
+    book = subject == "book"
+    return "Wrong edit token (or carnet key) for this book." if book else "Wrong edit token."
 
 
 def _own_words(error: RosterError, _subject: str = "") -> str:
@@ -122,6 +118,9 @@ PRIVATE = (
     "lien de modification, ou partagez-la pour la montrer."
 )
 ORGANISER_ONLY = "Seul l'organisateur de la campagne le peut."
+# The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
+# book that does not exist and for one of another carnet.
+NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
 AUTHORIZATION = ("header", "authorization")
 BEARER = {"WWW-Authenticate": "Bearer"}
 
@@ -156,6 +155,16 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             "Ce livre publié n'existe pas.",
             "book_share_not_found",
             ("path", "code"),
+        ),
+    ),
+    (
+        NotYourBook,
+        Answer(
+            404,
+            _const("This book is not in this carnet."),
+            NOT_YOUR_BOOK,
+            "not_in_carnet",
+            ("path", "book_id"),
         ),
     ),
     (
@@ -343,24 +352,6 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         ),
     ),
 )
-
-# --- army books' pages (issue 27) ---------------------------------------------------------
-# The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
-# book that does not exist and for one of another carnet.
-NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
-TABLE += (
-    (
-        NotYourBook,
-        Answer(
-            404,
-            _const("This book is not in this carnet."),
-            NOT_YOUR_BOOK,
-            "not_in_carnet",
-            ("path", "book_id"),
-        ),
-    ),
-)
-# --- end of army books' pages -------------------------------------------------------------
 
 
 def answer(error: RosterError) -> Answer:

@@ -474,7 +474,7 @@ def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
     path = f"/r/{roster['id']}"
     headers = {
         "Content-Type": "application/x-www-form-urlencoded",
-        # What a browser holds: its carnet's cookie (app/web/access.py).
+        # What a browser holds: its carnet's cookie (app/security/cookies.py).
         "Cookie": f"caserne_carnet={carnet['id']}.{carnet['key']}",
         "Sec-Fetch-Site": "same-origin",
         "HX-Request": "true",

@@ -64,8 +64,9 @@ async def refuse(
         # answer is a message for the page's notice area, not a page swapped into the form.
         response = notice(page_detail, status, headers)
     elif wants_page(scope):
-        from app.web.render import html_error  # the templates, only when a page is needed
-
+        # The pages' error renderer, which problems.install() keeps on the app (the
+        # middleware answers before any route, under the page layer).
+        html_error = scope["app"].state.html_error
         response = html_error(Request(scope, receive), status, page_detail)
         response.headers.update(headers or {})
     else:

@@ -22,8 +22,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.security.answers import refuse, wants_page
 from app.security.body import form_field, read_body, replay
+from app.security.cookies import holds_access_cookie
 from app.security.hosts import normalized_netloc
-from app.web.access import holds_access_cookie
 
 # Writes posted from a page cached for everyone (no per-browser token in it): refused ones
 # are sent to the GET of the same path, a form of their own with the token.

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from starlette.types import Scope
 
+from app.security.cookies import COOKIE_PREFIX
 from app.security.tokens import carries_secret
-from app.web.access import COOKIE_PREFIX
 
 
 @dataclass(frozen=True)

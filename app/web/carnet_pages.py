@@ -11,9 +11,9 @@ from starlette.datastructures import FormData
 
 from app.carnet_service import CarnetError, CarnetFull, CarnetService, parse_cookie
 from app.db import SessionDep
+from app.security.cookies import CARNET_COOKIE
 from app.store.models import Carnet
 from app.store.rosters import new_token
-from app.web.access import CARNET_COOKIE
 from app.web.deps import BrowserCarnet, browser, drop_carnet, my_lists, switch_to
 from app.web.forms import with_form
 from app.web.library import FULL, REVOKED, back, carnet_link, no_store

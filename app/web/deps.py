@@ -19,16 +19,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
 from app.db import SessionDep
 from app.roster_service import NoSuchRoster, RosterError, RosterService
-from app.security.headers import keep_private
-from app.store import carnets as carnet_store
-from app.store.models import Carnet, Roster
-from app.web.access import (
+from app.security.cookies import (
     CARNET_COOKIE,
+    NotInBrowser,
     forget_carnet,
     forget_legacy,
     keep_carnet,
     legacy_tokens,
 )
+from app.security.headers import keep_private
+from app.store import carnets as carnet_store
+from app.store.models import Carnet, Roster
 
 STATE = "caserne_browser"
 COOKIES_STATE = "caserne_set_cookies"
@@ -36,14 +37,6 @@ CLEAR_STATE = "caserne_clear_site_data"
 # Said with the removal of a carnet cookie that no longer opens anything: the browser (and
 # the service worker, static/sw.js) forgets the pages it kept (issue 25, item 4).
 CLEAR_CACHE = b'"cache"'
-
-
-class CarnetRevoked(RosterError):
-    """The browser's carnet cookie no longer opens its carnet (its key was changed)."""
-
-
-class NotInBrowser(RosterError):
-    """This browser's carnet does not hold the roster a page asks for."""
 
 
 @dataclass

@@ -23,12 +23,12 @@ from app.exports import TEXT_EXPORTS, to_bbcode
 from app.exports.common import Origins
 from app.http_cache import Memo, immutable_headers, not_modified
 from app.problems import problem_response
+from app.security.cookies import CARNET_COOKIE
 from app.store import rosters as store
 from app.store.models import Share
 from app.systems.base import RosterSummary
 from app.systems.sheet import opens_compact
 from app.urls import public_base
-from app.web.access import CARNET_COOKIE
 from app.web.deps import editable_or_none
 from app.web.render import html_error, render
 

@@ -10,9 +10,9 @@ import pytest
 from app import book_service, carnet_service, roster_service
 from app.refusals import TABLE, page_text
 from app.roster_service import RosterError
-from app.web import deps
+from app.security import cookies
 
-MODULES = (roster_service, book_service, carnet_service, deps)
+MODULES = (roster_service, book_service, carnet_service, cookies)
 
 
 def refusals(module: ModuleType) -> list[type[RosterError]]:

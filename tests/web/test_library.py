@@ -12,9 +12,9 @@ from sqlmodel import Session
 
 from app.dates import french_date, french_datetime
 from app.roster_service import RosterService
+from app.security.cookies import CARNET_COOKIE, cookie_name
 from app.store import rosters as store
 from app.store.models import Roster
-from app.web.access import CARNET_COOKIE, cookie_name
 from tests.web.conftest import field
 
 

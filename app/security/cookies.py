@@ -7,6 +7,8 @@ and removes them.
 
 from fastapi import Request, Response
 
+from app.roster_service import RosterError
+
 CARNET_COOKIE = "caserne_carnet"
 COOKIE_PREFIX = "caserne_r_"  # the old per-roster cookies, read only to move them
 ONE_YEAR = 365 * 24 * 3600
@@ -54,3 +56,11 @@ def holds_access_cookie(names: object) -> bool:
         isinstance(name, str) and (name == CARNET_COOKIE or name.startswith(COOKIE_PREFIX))
         for name in names  # type: ignore[attr-defined]
     )
+
+
+class CarnetRevoked(RosterError):
+    """The browser's carnet cookie no longer opens its carnet (its key was changed)."""
+
+
+class NotInBrowser(RosterError):
+    """This browser's carnet does not hold the roster a page asks for."""
