@@ -29,6 +29,15 @@ def count_written(text: str) -> str:
     return text
 
 
+def count_bytes(data: bytes) -> bytes:
+    """`data`, bytes about to be stored (a compressed snapshot, app/store/compressed.py),
+    counted into the current request's WRITTEN as they weigh."""
+    counted = WRITTEN.get()
+    if counted is not None:
+        counted.append(len(data))
+    return data
+
+
 def written_json(value: Any) -> str:
     """json.dumps (the serializer SQLAlchemy and psycopg use by default), counting the
     text's length into the current request's WRITTEN."""

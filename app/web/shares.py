@@ -21,6 +21,7 @@ from app.http_cache import Memo, immutable_headers, not_modified
 from app.problems import problem_response
 from app.store import rosters as store
 from app.store.models import Share
+from app.store.retention import VIEWS, note_view_in, record_view, today
 from app.systems.base import RosterSummary
 from app.systems.sheet import opens_compact
 from app.urls import public_base
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
     from app.book_service import Newer, Origin
 
 MISSING = "Ce lien de partage n'existe pas."
+GONE = (
+    "Ce partage a été supprimé : personne ne l'avait consulté depuis longtemps, "
+    "ou sa liste a été supprimée."
+)
 # A share drawn from army books may learn that a book has a newer version (as `/a/{code}`).
 BOOK_MAX_AGE = 60
 
@@ -93,7 +98,14 @@ def router() -> APIRouter:
 
     @router.get("/s/{code}.{ext}")
     def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
+        record_view(session, code)  # at most one write a day (docs/retention.md)
         shared = store.get_share(session=session, code=code)
+        if shared is None and store.share_gone(session=session, code=code):
+            if ext == "json":
+                return problem_response(
+                    410, "This share was removed.", code="share_gone", loc=["path", "code"]
+                )
+            return html_error(request, 410, GONE)
         if ext == "json" and shared is None:
             # A program's export: a problem like get_share's (issue 28, item 6).
             return problem_response(
@@ -121,6 +133,8 @@ def router() -> APIRouter:
         code: str = request.path_params["code"]
         # A browser with a carnet may be the owner (« Modifier »): its page is its own.
         creator_view = CARNET_COOKIE in request.cookies
+        if VIEWS.due(code, today()):  # at most one write a day (docs/retention.md)
+            await run_in_threadpool(note_view_in, request.app.state.session_factory, code)
         etag = etags.get(code)
         if etag is not None and not creator_view:
             headers = page_headers(request, etag)
@@ -142,8 +156,9 @@ def router() -> APIRouter:
             if creator_view and shared is not None and shared.roster_id:
                 owner = editable_or_none(request, session, shared.roster_id) is not None
             books = drawn_books(request, session, shared) if shared is not None else None
+            gone = shared is None and store.share_gone(session=session, code=code)
         if shared is None:
-            return html_error(request, 404, MISSING)
+            return html_error(request, 410, GONE) if gone else html_error(request, 404, MISSING)
         if books is not None:
             # A list drawn from army books says when a book has a newer version: the page
             # changes then, so it is neither remembered nor served as immutable.
