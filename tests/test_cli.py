@@ -213,7 +213,7 @@ def test_prune_reports_by_default_and_removes_with_apply(unversioned_url: str) -
         assert lines[1:4] == [
             "  of deleted lists: 1",
             "  not viewed for 180 days: 1",
-            "  kept, pinned by a battle or the newest of their list: 1",
+            "  kept, pinned (a battle, a campaign, the newest of a list): 1",
         ]
         assert lines[-1] == "would remove: 2 shares (dry run: nothing removed; --apply removes)"
         done = caserne("prune", "--apply", "--days", "30", database_url=unversioned_url)

@@ -1,10 +1,15 @@
 """Which shares are kept, and `caserne prune` (issue 29; docs/retention.md).
 
 A share is pinned, and never removed, when a battle line names it (`battle.share_code`: the
-state of a gang after that battle, what its campaign and its ledger link to) or when it is
-the newest share of a list that exists (the link its editor, its campaign's standings and
-its public ledger give). Removable: an unpinned share not viewed for `days` days (its
-`last_viewed`, or its creation when it was never viewed), and every share of a deleted list.
+state of a gang after that battle, what its ledger and battle reports link to), when its
+list is a gang of a campaign (`campaign_gang`: its public gang page is reached by any of its
+share codes), or when it is the newest share of a list that exists (the link its editor,
+its campaign's standings and its public ledger give). `battle.share_code` is the only
+column that holds a roster share's code; army books and lists name book versions
+(`book_share` codes, an entry's `source.book`), never roster shares.
+
+Removable: an unpinned share not viewed for `days` days (its `last_viewed`, or its creation
+when it was never viewed), and every share of a deleted list.
 A removed share leaves its code in `share_gone`: its page answers 410, and the code is never
 drawn again. Published book versions (`book_share`) are all kept: lists draw units from
 them by code.
@@ -32,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from app.store.models import Battle, Roster, Share, ShareGone, utcnow
+from app.store.models import Battle, CampaignGang, Roster, Share, ShareGone, utcnow
 
 DEFAULT_DAYS = 180
 BATCH = 500
@@ -121,7 +126,7 @@ class PruneReport:
             f"({self.days} days) or of a deleted list: {self.removable}",
             f"  of deleted lists: {self.deleted_lists}",
             f"  not viewed for {self.days} days: {self.unviewed}",
-            f"  kept, pinned by a battle or the newest of their list: {self.pinned_unviewed}",
+            f"  kept, pinned (a battle, a campaign, the newest of a list): {self.pinned_unviewed}",
             f"  their snapshots as stored: {self.removable_bytes} bytes",
             f"{verb}: {count} shares"
             + ("" if self.applied else " (dry run: nothing removed; --apply removes)"),
@@ -141,8 +146,10 @@ def _conditions(cutoff: date) -> tuple[Any, ColumnElement[bool], ColumnElement[b
         .where(col(newer.roster_id) == share.c.roster_id)
         .scalar_subquery()
     )
+    gang = CampaignGang.__table__  # type: ignore[attr-defined]
     pinned = or_(
         exists(select(battle.c.id).where(battle.c.share_code == share.c.code)),
+        exists(select(gang.c.roster_id).where(gang.c.roster_id == share.c.roster_id)),
         and_(list_exists, share.c.created_at >= newest),
     )
     deleted_list = and_(share.c.roster_id.is_not(None), not_(list_exists))

@@ -16,7 +16,7 @@ from app.db import WRITTEN
 from app.store import retention
 from app.store import rosters as store
 from app.store.compressed import pack
-from app.store.models import Battle, Share, ShareGone
+from app.store.models import Battle, Campaign, CampaignGang, Share, ShareGone
 from app.store.retention import prune
 
 TODAY = date(2026, 12, 5)
@@ -124,6 +124,25 @@ def test_a_real_run_keeps_the_pinned_and_the_viewed(
     tomorrow = datetime.now(UTC).date() + timedelta(days=1)
     assert prune(session=session, days=0, apply=True, on=tomorrow).removed == 1
     assert codes(session) == {shares["battle"], shares["newest"]}
+
+
+def test_a_gang_of_a_campaign_keeps_every_share(client: TestClient, session: Session) -> None:
+    """A gang's public page (/campagne/gang/{code}) opens with any of its share codes."""
+    roster_id, token = new_list(client)
+    older, newer = share(client, roster_id, token, 3), share(client, roster_id, token, 4)
+    age(session, older)
+    age(session, newer, later=1)
+    session.add(Campaign(id="c1", system="dcsystem", name="Ligue", token_hash="t", join_hash="j"))
+    session.commit()
+    session.add(CampaignGang(campaign_id="c1", roster_id=roster_id))
+    session.commit()
+    report = prune(session=session, days=180, apply=True, on=TODAY)
+    assert (report.removed, report.pinned_unviewed) == (0, 2)
+    assert {older, newer} <= codes(session)
+    session.execute(text("DELETE FROM campaign_gang WHERE roster_id = :r"), {"r": roster_id})
+    session.commit()
+    assert prune(session=session, days=180, apply=True, on=TODAY).removed == 1
+    assert newer in codes(session) and older not in codes(session)
 
 
 def test_a_pruned_share_answers_410(
