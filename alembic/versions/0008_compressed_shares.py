@@ -15,8 +15,9 @@ converts them back to JSON.
 
 `share.last_viewed` (a date, nullable) is what `caserne prune` reads: views were not
 recorded before this revision, so every share it finds counts as viewed on the day of the
-upgrade. `share_gone` keeps the codes `caserne prune` removed (their pages answer 410).
-Downgrading drops both: a removed share's page answers 404 again.
+upgrade. `share_gone` keeps the codes `caserne prune` removed (their pages answer 410), and
+`battle.share_code` gets an index (prune asks of every share whether a battle line names it).
+Downgrading drops all three: a removed share's page answers 404 again.
 """
 
 import json
@@ -93,6 +94,7 @@ def upgrade() -> None:
     op.add_column("share", sa.Column("last_viewed", sa.Date(), nullable=True))
     shares = sa.table("share", sa.column("last_viewed", sa.Date()))
     op.execute(sa.update(shares).values(last_viewed=datetime.now(UTC).date()))
+    op.create_index("ix_battle_share_code", "battle", ["share_code"])
     op.create_table(
         "share_gone",
         sa.Column("code", sa.String(length=16), nullable=False),
@@ -103,6 +105,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("share_gone")
+    op.drop_index("ix_battle_share_code", table_name="battle")
     with op.batch_alter_table("share") as alter:
         alter.drop_column("last_viewed")
     for table in TABLES:

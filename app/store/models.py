@@ -269,7 +269,8 @@ class Battle(SQLModel, table=True):
     fighters: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     recruits: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     corrects: int | None = Field(default=None)
-    share_code: str = Field(max_length=16)
+    # Indexed (revision 0008): `caserne prune` asks of every share whether a line names it.
+    share_code: str = Field(max_length=16, index=True)
     # A line naming another gang of its campaign: "pending" (null before revision 0006,
     # read alike), "confirmed" or "disputed" by that gang; `voided_at` when the organiser
     # voided it; `confirms_id` the other gang's line this line is the same battle as.

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     and_,
+    bindparam,
     case,
     delete,
     exists,
@@ -182,9 +183,15 @@ def prune(
     removed = 0
     if apply:
         gone = ShareGone.__table__  # type: ignore[attr-defined]
-        batch = select(share.c.code).where(removable).order_by(share.c.code).limit(BATCH)
-        while codes := list(session.execute(batch).scalars()):
-            stamp = utcnow()
+        batch = (
+            select(share.c.code)
+            .where(removable, share.c.code > bindparam("after"))
+            .order_by(share.c.code)
+            .limit(BATCH)
+        )
+        after = ""
+        while codes := list(session.execute(batch, {"after": after}).scalars()):
+            after, stamp = codes[-1], utcnow()
             session.execute(insert(gone), [{"code": code, "gone_at": stamp} for code in codes])
             session.execute(delete(share).where(share.c.code.in_(codes)))
             session.commit()

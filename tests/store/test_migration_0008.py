@@ -67,6 +67,7 @@ def test_0008_compresses_every_snapshot_and_back(alembic_runner: Any, alembic_en
         viewed = connection.execute(text("SELECT DISTINCT last_viewed FROM share")).all()
         columns = {c["name"]: c for c in inspect(connection).get_columns("share")}
         tables = inspect(connection).get_table_names()
+        battle_indexes = {i["name"] for i in inspect(connection).get_indexes("battle")}
     assert len(after) == ROWS and len(stored_books) == 7
     for row, old in zip(after, before[0], strict=True):
         assert row[:4] == old[:4]
@@ -83,6 +84,7 @@ def test_0008_compresses_every_snapshot_and_back(alembic_runner: Any, alembic_en
     assert columns["last_viewed"]["nullable"] is True
     assert columns["snapshot"]["nullable"] is False
     assert "share_gone" in tables
+    assert "ix_battle_share_code" in battle_indexes
 
     alembic_runner.migrate_down_one()
     with alembic_engine.connect() as connection:
