@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
+from app.store import no_row_has
 from app.store.models import Battle, CampaignGang, Roster, Share, ShareGone, utcnow
 
 DEFAULT_DAYS = 180
@@ -77,7 +78,9 @@ VIEWS = ViewMarks()
 
 def note_view(*, session: Session, code: str, day: date) -> None:
     """The share `code` was viewed on `day`: one UPDATE (none of its row when it is already
-    marked that day), committed."""
+    marked that day), committed. A code no row can have (U+0000) writes nothing."""
+    if no_row_has(code):
+        return
     table = Share.__table__  # type: ignore[attr-defined]
     session.execute(
         update(table)

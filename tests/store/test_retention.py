@@ -246,3 +246,10 @@ def test_snapshots_are_stored_compressed_and_counted_so(session: Session) -> Non
     session.expire_all()
     again = session.get(Share, made.code)
     assert again is not None and again.snapshot == document
+
+
+def test_a_nul_code_is_unknown_without_a_write(client: TestClient) -> None:
+    """PostgreSQL cannot compare a U+0000 (a 500 before the view's UPDATE was guarded)."""
+    retention.VIEWS.codes.clear()
+    for path in ("/s/%00", "/s/%00.json", "/s/%00.txt", "/api/v1/shares/%00"):
+        assert client.get(path).status_code == 404, path
