@@ -1,4 +1,6 @@
-"""`caserne migrate` applies pending migrations; `caserne serve` does that, then serves."""
+"""`caserne migrate` applies pending migrations; `caserne serve` does that, then serves;
+`caserne prune` does that, then reports (or, with --apply, removes) the shares the retention
+policy lets go (docs/retention.md)."""
 
 import argparse
 import os
@@ -10,6 +12,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from alembic import command
 from app.db import shown_url, unreachable
 from app.settings import ROOT, get_settings
+from app.store.retention import DEFAULT_DAYS
 
 
 class UnversionedDatabase(Exception):
@@ -70,6 +73,20 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    prune = sub.add_parser(
+        "prune",
+        help="report the shares the retention policy removes (docs/retention.md); "
+        "--apply removes them",
+    )
+    prune.add_argument(
+        "--days",
+        type=non_negative,
+        default=DEFAULT_DAYS,
+        help=f"remove unpinned shares not viewed for this many days (default {DEFAULT_DAYS})",
+    )
+    prune.add_argument(
+        "--apply", action="store_true", help="remove them (without it: a dry run, a report)"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -81,6 +98,8 @@ def main(argv: list[str] | None = None) -> None:
     except UnversionedDatabase:
         print(unversioned(get_settings().database_url), file=sys.stderr)
         raise SystemExit(1) from None
+    if args.command == "prune":
+        run_prune(get_settings().database_url, days=args.days, apply=args.apply)
     if args.command == "serve":
         import uvicorn
 
@@ -93,6 +112,29 @@ def main(argv: list[str] | None = None) -> None:
             proxy_headers=True,
             forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
         )
+
+
+def non_negative(text: str) -> int:
+    days = int(text)
+    if days < 0:
+        raise argparse.ArgumentTypeError("a number of days, 0 or more")
+    return days
+
+
+def run_prune(url: str, *, days: int, apply: bool) -> None:
+    """Prints the retention policy's report; with `apply`, removes what it names."""
+    from sqlmodel import Session
+
+    from app.db import make_engine
+    from app.store.retention import prune
+
+    engine = make_engine(url)
+    try:
+        with Session(engine) as session:
+            report = prune(session=session, days=days, apply=apply)
+    finally:
+        engine.dispose()
+    print("\n".join(report.lines()), flush=True)
 
 
 def served_url(host: str, port: int) -> str:

@@ -14,7 +14,8 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
 
 # The bytes of JSON documents the current request had the database store (rosters, shares,
-# books, ledgers): the rate limits charge them to the client (app/security/ratelimit.py).
+# books, ledgers; a snapshot as its compressed bytes, count_bytes): the rate limits charge
+# them to the client (app/security/ratelimit.py).
 # A list set per request by the middleware; the thread pool runs the route in a copy of
 # its context, so the route's writes land in the same list.
 WRITTEN: ContextVar[list[int] | None] = ContextVar("caserne_written", default=None)
@@ -27,6 +28,15 @@ def count_written(text: str) -> str:
     if counted is not None:
         counted.append(len(text))
     return text
+
+
+def count_bytes(data: bytes) -> bytes:
+    """`data`, bytes about to be stored (a compressed snapshot, app/store/compressed.py),
+    counted into the current request's WRITTEN as they weigh."""
+    counted = WRITTEN.get()
+    if counted is not None:
+        counted.append(len(data))
+    return data
 
 
 def written_json(value: Any) -> str:

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from sqlmodel import Session, SQLModel, select
 from app.db import make_engine, unreachable
 from app.settings import ROOT
 from app.store import rosters as store
-from app.store.models import Roster, as_utc
+from app.store.models import Roster, Share, as_utc
 from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema
 
 
@@ -179,5 +179,50 @@ def test_tables_without_alembic_version_get_the_stamp_advice(unversioned_url: st
         assert set(inspect(engine).get_table_names()) == made
         with Session(engine) as session:
             assert [roster.id for roster in session.exec(select(Roster))] == ["kept"]
+    finally:
+        engine.dispose()
+
+
+def test_prune_reports_by_default_and_removes_with_apply(unversioned_url: str) -> None:
+    """Issue 29: `caserne prune` is a dry run that says what it would remove; `--apply`
+    removes it, and a pinned share (a list's newest) stays."""
+    assert caserne("migrate", database_url=unversioned_url).returncode == 0
+    engine = make_engine(unversioned_url)
+    long_ago = datetime(2025, 1, 2, tzinfo=UTC)
+    try:
+        with Session(engine) as session:
+            session.add(Roster(id="kept", system="dcsystem", document={}, token_hash="x"))
+            for number, roster_id in enumerate(["kept", "kept", "deleted"]):
+                session.add(
+                    Share(
+                        code=f"code{number}",
+                        roster_id=roster_id,
+                        system="dcsystem",
+                        catalogue_version="1",
+                        snapshot={"n": number},
+                        etag=f"e{number}",
+                        created_at=long_ago + timedelta(hours=number),
+                    )
+                )
+            session.commit()
+        dry = caserne("prune", database_url=unversioned_url)
+        assert dry.returncode == 0, dry.stderr
+        lines = dry.stdout.splitlines()
+        assert lines[0].startswith("caserne prune: 3 shares; not viewed since ")
+        assert lines[0].endswith("(180 days) or of a deleted list: 2")
+        assert lines[1:4] == [
+            "  of deleted lists: 1",
+            "  not viewed for 180 days: 1",
+            "  kept, pinned (a battle, a campaign, the newest of a list): 1",
+        ]
+        assert lines[-1] == "would remove: 2 shares (dry run: nothing removed; --apply removes)"
+        done = caserne("prune", "--apply", "--days", "30", database_url=unversioned_url)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == "removed: 2 shares"
+        with Session(engine) as session:
+            left = session.exec(select(Share.code)).all()
+        assert left == ["code1"]
+        refused = caserne("prune", "--days", "-1", database_url=unversioned_url)
+        assert refused.returncode == 2 and "0 or more" in refused.stderr
     finally:
         engine.dispose()

@@ -22,7 +22,7 @@ from app.store.models import (
     Share,
     utcnow,
 )
-from app.store.rosters import hash_token, new_code, new_token
+from app.store.rosters import hash_token, new_share_code, new_token
 
 
 class Lost(Exception):
@@ -321,7 +321,7 @@ def record(
 ) -> tuple[Battle, Share]:
     """One transaction: the roster's version swapped, the share of the state after it and
     the battle line inserted. Lost when the version moved on or the number was taken."""
-    code = new_code()
+    code = new_share_code(session=session)
     swapped = session.execute(
         update(Roster)
         .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]

@@ -1,13 +1,24 @@
 """The tables. Alembic owns the schema (alembic/versions); tests may create_all."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 from app.dates import as_utc
+from app.store.compressed import CompressedJson
 
 __all__ = [
     "Battle",
@@ -21,6 +32,7 @@ __all__ = [
     "JsonDocument",
     "Roster",
     "Share",
+    "ShareGone",
     "as_utc",
     "utcnow",
 ]
@@ -104,9 +116,26 @@ class Share(SQLModel, table=True):
     roster_id: str | None = Field(default=None, max_length=32)
     system: str = Field(max_length=32)
     catalogue_version: str = Field(max_length=64)
-    snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    # Compressed (zlib of the compact JSON, app/store/compressed.py): revision 0008.
+    snapshot: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
     etag: str = Field(max_length=64)
     created_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
+    )
+    # The last day (UTC) its page, an export or the API showed it, written at most once a
+    # day (app/store/retention.py); null: not viewed since it was made (or since 0008,
+    # which set the day of the upgrade on every share it found). `caserne prune` reads it.
+    last_viewed: date | None = Field(default=None, sa_column=Column(Date, nullable=True))
+
+
+class ShareGone(SQLModel, table=True):
+    """The code of a share `caserne prune` removed: its page answers 410 rather than 404,
+    and the code is never drawn again for another share."""
+
+    __tablename__ = "share_gone"
+
+    code: str = Field(primary_key=True, max_length=16)
+    gone_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
     )
 
@@ -149,7 +178,7 @@ class BookShare(SQLModel, table=True):
     book_id: str = Field(max_length=32)
     version: int
     system: str = Field(max_length=32)
-    snapshot: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    snapshot: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
     etag: str = Field(max_length=64)
     created_at: datetime = Field(
         default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
@@ -240,7 +269,8 @@ class Battle(SQLModel, table=True):
     fighters: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     recruits: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
     corrects: int | None = Field(default=None)
-    share_code: str = Field(max_length=16)
+    # Indexed (revision 0008): `caserne prune` asks of every share whether a line names it.
+    share_code: str = Field(max_length=16, index=True)
     # A line naming another gang of its campaign: "pending" (null before revision 0006,
     # read alike), "confirmed" or "disputed" by that gang; `voided_at` when the organiser
     # voided it; `confirms_id` the other gang's line this line is the same battle as.

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from app.db import count_written
 from app.store import no_row_has
-from app.store.models import Book, BookShare, JsonDocument, Roster, Share, utcnow
+from app.store.models import Book, BookShare, JsonDocument, Roster, Share, ShareGone, utcnow
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -194,6 +194,8 @@ def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
     (an IntegrityError on its primary key) is drawn again, five times at most."""
     for _ in range(5):
         made = row(new_code())
+        if isinstance(made, Share) and share_gone(session=session, code=made.code):
+            continue  # a removed share's code keeps saying so (410), never another list
         try:
             with session.begin_nested():
                 session.add(made)
@@ -206,6 +208,20 @@ def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
 
 def get_share(*, session: Session, code: str) -> Share | None:
     return None if no_row_has(code) else session.get(Share, code)
+
+
+def share_gone(*, session: Session, code: str) -> bool:
+    """Whether `caserne prune` removed the share `code` (app/store/retention.py)."""
+    return not no_row_has(code) and session.get(ShareGone, code[:16]) is not None
+
+
+def new_share_code(*, session: Session) -> str:
+    """A fresh code that no removed share had (a taken one is the insert's to refuse)."""
+    for _ in range(5):
+        code = new_code()
+        if not share_gone(session=session, code=code):
+            return code
+    raise RuntimeError("could not find a free Share code")
 
 
 class LastShare(NamedTuple):

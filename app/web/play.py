@@ -16,12 +16,13 @@ from app.deps import Rosters
 from app.http_cache import immutable_headers, not_modified
 from app.roster_service import StoredRosterInvalid, snapshot
 from app.store import rosters as store
+from app.store.retention import record_view
 from app.systems.play_traits import NO_PLAY_TRAITS, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet
 from app.web.deps import EditableRoster
 from app.web.render import html_error, render
+from app.web.toolkit import no_share_page
 
-MISSING = "Ce lien de partage n'existe pas."
 MAX_TRACKED = 12  # figures of one entry tracked one by one; beyond, the entry counts losses
 
 router = APIRouter(include_in_schema=False)
@@ -96,9 +97,10 @@ def sheet_data(request: Request, system_id: str) -> SheetData:
 def play_sheet(code: str, request: Request, session: SessionDep, compacte: str = "") -> Response:
     """The play sheet: a card per entry with its profile, rules and boxes to tick, then
     the system's quick references; ?compacte=1 prints identical entries once."""
+    record_view(session, code)  # at most one write a day (docs/retention.md)
     shared = store.get_share(session=session, code=code)
     if shared is None:
-        return html_error(request, 404, MISSING)
+        return no_share_page(request, session, code)
     compact = compacte == "1"
     etag = f"{shared.etag}-sheet{'-c' if compact else ''}"
     headers = immutable_headers(request, etag)
@@ -114,9 +116,10 @@ def play_sheet(code: str, request: Request, session: SessionDep, compacte: str =
 def share_game(code: str, request: Request, session: SessionDep) -> Response:
     """The mode partie of a share: the same for every visitor (its state is the
     browser's), so cacheable like the share."""
+    record_view(session, code)  # at most one write a day (docs/retention.md)
     shared = store.get_share(session=session, code=code)
     if shared is None:
-        return html_error(request, 404, MISSING)
+        return no_share_page(request, session, code)
     etag = f"{shared.etag}-game"
     headers = immutable_headers(request, etag)
     if not_modified(request, etag):

@@ -26,13 +26,14 @@ from app.problems import problem_response
 from app.security.cookies import CARNET_COOKIE
 from app.store import rosters as store
 from app.store.models import Share
+from app.store.retention import VIEWS, note_view_in, record_view, today
 from app.systems.base import RosterSummary
 from app.systems.sheet import opens_compact
 from app.urls import public_base
 from app.web.deps import editable_or_none
 from app.web.render import html_error, render
+from app.web.toolkit import GONE_SHARE, MISSING_SHARE, no_share_page
 
-MISSING = "Ce lien de partage n'existe pas."
 # A share drawn from army books may learn that a book has a newer version (as `/a/{code}`).
 BOOK_MAX_AGE = 60
 
@@ -114,12 +115,19 @@ def remembered(request: Request) -> Remembered:
 
 @router.get("/s/{code}.{ext}")
 def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
+    record_view(session, code)  # at most one write a day (docs/retention.md)
     shared = store.get_share(session=session, code=code)
+    if shared is None and store.share_gone(session=session, code=code):
+        if ext == "json":
+            return problem_response(
+                410, "This share was removed.", code="share_gone", loc=["path", "code"]
+            )
+        return html_error(request, 410, GONE_SHARE)
     if ext == "json" and shared is None:
         # A program's export: a problem like get_share's (issue 28, item 6).
         return problem_response(404, "No such share.", code="share_not_found", loc=["path", "code"])
     if shared is None or (ext not in TEXT_EXPORTS and ext != "json"):
-        return html_error(request, 404, MISSING)
+        return html_error(request, 404, MISSING_SHARE)
     etag = f"{shared.etag}-{ext}"
     headers = immutable_headers(request, etag)
     if not_modified(request, etag):
@@ -141,6 +149,8 @@ async def page(request: Request) -> Response:
     code: str = request.path_params["code"]
     # A browser with a carnet may be the owner (« Modifier »): its page is its own.
     creator_view = CARNET_COOKIE in request.cookies
+    if VIEWS.due(code, today()):  # at most one write a day (docs/retention.md)
+        await run_in_threadpool(note_view_in, request.app.state.session_factory, code)
     memory = remembered(request)
     etag = memory.etags.get(code)
     if etag is not None and not creator_view:
@@ -165,8 +175,8 @@ def render_page(request: Request, code: str, base: str, creator_view: bool) -> R
         if creator_view and shared is not None and shared.roster_id:
             owner = editable_or_none(request, session, shared.roster_id) is not None
         books = drawn_books(request, session, shared) if shared is not None else None
-    if shared is None:
-        return html_error(request, 404, MISSING)
+        if shared is None:
+            return no_share_page(request, session, code)
     if books is not None:
         # A list drawn from army books says when a book has a newer version: the page
         # changes then, so it is neither remembered nor served as immutable.

@@ -22,6 +22,7 @@ from app.book_service import BookService, NotYourBook
 from app.carnet_service import CarnetService
 from app.db import SessionDep
 from app.roster_service import RosterService
+from app.store import rosters as roster_store
 from app.store.models import Book, Roster
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, book_definition
@@ -223,3 +224,19 @@ def add_unit_to_book(
         return html_error(request, 422, "Cette unité ne peut pas entrer dans le livre.")
     books.replace(book, book.version, updated)
     return redirect(request, f"/livres/{book.id}#unit-{unit_id}")
+
+
+# --- a share that is not there -------------------------------------------------------------
+MISSING_SHARE = "Ce lien de partage n'existe pas."
+GONE_SHARE = (
+    "Ce partage a été supprimé : personne ne l'avait consulté depuis longtemps, "
+    "ou sa liste a été supprimée."
+)
+
+
+def no_share_page(request: Request, session: Session, code: str) -> Response:
+    """The page of a share code that opens nothing: 410 for a share `caserne prune` removed
+    (docs/retention.md), 404 for a code that never was."""
+    if roster_store.share_gone(session=session, code=code):
+        return html_error(request, 410, GONE_SHARE)
+    return html_error(request, 404, MISSING_SHARE)

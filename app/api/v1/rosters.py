@@ -28,6 +28,7 @@ from app.problems import ApiError, Problem
 from app.roster_service import RosterService, StaleVersion, check
 from app.store import rosters as store
 from app.store.models import Roster
+from app.store.retention import record_view
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
@@ -253,12 +254,19 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         "/shares/{code}",
         response_model=types.share,
         tags=["shares"],
-        responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
+        responses={
+            404: {"model": Problem},
+            410: {"model": Problem},
+            304: {"description": "Not modified."},
+        },
         summary="A shared snapshot (public, immutable, cacheable)",
         operation_id="get_share",
     )
     def read_share(code: str, request: Request, session: SessionDep) -> Any:
+        record_view(session, code)  # at most one write a day (docs/retention.md)
         shared = store.get_share(session=session, code=code)
+        if shared is None and store.share_gone(session=session, code=code):
+            raise ApiError(410, "This share was removed.", code="share_gone", loc=["path", "code"])
         if shared is None:
             raise ApiError(404, "No such share.", code="share_not_found", loc=["path", "code"])
         headers = immutable_headers(request, shared.etag)
