@@ -7,7 +7,10 @@ Stdlib only (ast). Prints:
   ``TYPE_CHECKING`` imports alike, each with its members;
 * modules over MAX_MODULE lines;
 * functions over MAX_FUNCTION lines (qualified name, lines);
+* imports running up the layers (LAYERS: a module importing one of a higher layer);
 * the number of ``type: ignore`` comments in app/.
+
+``tests/test_structure.py`` holds these figures to issue 27's bounds.
 
 Usage: ``python scripts/structure.py [root]`` (root defaults to the repository holding this
 script). The exit status is 0: it reports, it does not judge.
@@ -17,11 +20,66 @@ from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 MAX_MODULE = 400
 MAX_FUNCTION = 60
 PACKAGE = "app"
+
+# The layers of app/, lowest first (docs/architecture in the README): a module may import
+# its own layer and those below. The longest prefix names a module's layer; a system's
+# edges (its spec, pages, forms and API routes: docs/systems.md) are pages.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("base", ("app.settings", "app.dates", "app.urls", "app.validation_text", "app.db")),
+    ("engines", ("app.systems", "app.catalogues", "app.example_books")),
+    ("store", ("app.store",)),
+    ("exports", ("app.exports",)),
+    (
+        "services",
+        (
+            "app.hooks",  # the roster core's hooks, which features register into
+            "app.roster_service",
+            "app.carnet_service",
+            "app.book_service",
+            "app.book_units",
+        ),
+    ),
+    ("features", ("app.campaigns",)),
+    (
+        "http",
+        (
+            "app.problems",
+            "app.refusals",
+            "app.http_cache",
+            "app.security",
+            "app.middleware",
+            "app.deps",
+            "app.openapi",
+        ),
+    ),
+    ("pages", ("app.web", "app.api")),
+    ("app", ("app.main", "app.asgi", "app.cli", "app")),
+)
+SYSTEM_EDGES = frozenset({"spec", "web", "api", "forms"})
+
+
+def layer(module: str) -> int:
+    """The index in LAYERS of a module of app/."""
+    parts = module.split(".")
+    if len(parts) >= 4 and parts[1] == "systems" and parts[3] in SYSTEM_EDGES:
+        return next(i for i, (name, _p) in enumerate(LAYERS) if name == "pages")
+    best = (-1, -1)
+    for index, (_name, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best[1]:
+                best = (index, len(prefix))
+    return best[0]
+
+
+def upward(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) for every import of a module of a higher layer."""
+    return sorted((a, b) for a, bs in graph.items() for b in bs if layer(b) > layer(a))
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -142,7 +200,18 @@ def long_functions(tree: ast.AST, prefix: str) -> list[tuple[str, int]]:
     return out
 
 
-def main(root: Path) -> None:
+@dataclass
+class Figures:
+    """What this script measures of app/."""
+
+    cycles: list[list[str]]
+    long_modules: list[tuple[str, int]]
+    long_functions: list[tuple[str, int]]
+    upward: list[tuple[str, str]]
+    ignores: int
+
+
+def measure(root: Path) -> Figures:
     files = sorted((root / PACKAGE).rglob("*.py"))
     names = {module_name(path, root): path for path in files}
     known = set(names)
@@ -159,17 +228,24 @@ def main(root: Path) -> None:
             long_modules.append((str(path.relative_to(root)), lines))
         functions += long_functions(tree, str(path.relative_to(root)))
         ignores += text.count("type: ignore")
-    found = cycles(graph)
-    print(f"import cycles: {len(found)}")
-    for component in found:
+    return Figures(cycles(graph), long_modules, functions, upward(graph), ignores)
+
+
+def main(root: Path) -> None:
+    found = measure(root)
+    print(f"import cycles: {len(found.cycles)}")
+    for component in found.cycles:
         print("  " + " <-> ".join(component))
-    print(f"modules over {MAX_MODULE} lines: {len(long_modules)}")
-    for path_name, lines in sorted(long_modules, key=lambda item: -item[1]):
+    print(f"modules over {MAX_MODULE} lines: {len(found.long_modules)}")
+    for path_name, lines in sorted(found.long_modules, key=lambda item: -item[1]):
         print(f"  {path_name}: {lines}")
-    print(f"functions over {MAX_FUNCTION} lines: {len(functions)}")
-    for function, lines in sorted(functions, key=lambda item: -item[1]):
+    print(f"functions over {MAX_FUNCTION} lines: {len(found.long_functions)}")
+    for function, lines in sorted(found.long_functions, key=lambda item: -item[1]):
         print(f"  {function}: {lines}")
-    print(f"type: ignore in {PACKAGE}/: {ignores}")
+    print(f"imports running up the layers: {len(found.upward)}")
+    for importer, imported_module in found.upward:
+        print(f"  {importer} -> {imported_module}")
+    print(f"type: ignore in {PACKAGE}/: {found.ignores}")
 
 
 if __name__ == "__main__":
