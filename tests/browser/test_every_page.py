@@ -1,16 +1,19 @@
-"""axe-core on every page, at 390 and 1280 px: no violation of any impact (minor included)."""
+"""One tour of every page, at 390 and 1280 px, each page checked for all at once: axe-core
+finds no violation of any impact (minor included), nothing scrolls sideways, on a phone
+every cost and total of a list's rows is shown, and the Content-Security-Policy refuses
+nothing. (It holds what test_pages_fit.py's axe and phone-width tours checked.)"""
 
 import re
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import DESKTOP, PHONE, open_new_list, run_axe
+from tests.browser.helpers import DESKTOP, PHONE, csp_refusals, open_new_list, run_axe
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
 
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 # What a player can get wrong in each creator: a value it refuses typed in a number field,
 # or (where every field is a choice) choices the rules flag.
 BAD_CREATOR_VALUE = {
@@ -44,16 +47,33 @@ def share_of(page: Page, editor: str) -> str:
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> None:
     page.set_viewport_size(viewport)
+    refused = csp_refusals(page)
     found: dict[str, object] = {}
+    wide: dict[str, int] = {}
 
     def check(name: str) -> None:
         violations = run_axe(page)
         if violations:
             found[name] = violations
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > viewport["width"]:
+            wide[name] = width
+        if viewport == PHONE:
+            # Rows laid out for a phone still show every cost and total (hidden moves too).
+            figures = page.locator("table.entries td.num[data-label]")
+            for index in range(figures.count()):
+                expect(figures.nth(index)).to_be_visible()
 
     # /api/docs is Swagger UI's own page (vendored, English, its markup its authors'): it is
-    # left out.
-    for path in ("/", "/listes", "/nulle-part", "/dcsystem/chances", "/dcsystem/chances?rouges=x"):
+    # left out. /r/inconnue: the 403 page (no edit link).
+    for path in (
+        "/",
+        "/listes",
+        "/nulle-part",
+        "/r/inconnue",
+        "/dcsystem/chances",
+        "/dcsystem/chances?rouges=x",
+    ):
         page.goto(path)
         check(path)
     for system in SYSTEMS:
@@ -95,6 +115,8 @@ def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> 
     page.goto(other)
     check("/carnet (réunir ou changer)")
     assert found == {}, "\n".join(f"{name}: {v}" for name, v in found.items())
+    assert wide == {}
+    assert refused == []
 
 
 def test_play_sheets_have_unique_landmarks(page: Page) -> None:
