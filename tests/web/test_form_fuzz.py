@@ -6,7 +6,6 @@ no deadline."""
 import html
 import re
 from collections.abc import Iterator
-from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,10 +16,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.main import create_app
-from app.settings import Settings
-from app.systems.base import AnySystem
-from tests.conftest import SYSTEMS
+from tests.conftest import SYSTEMS, Apps
 from tests.web.test_infinity_pages import form_of
 
 EXAMPLES = {
@@ -92,17 +88,16 @@ VALUES = st.one_of(
 
 
 @pytest.fixture
-def fuzzed(engine: Engine, session: Session, systems: dict[str, AnySystem]) -> Iterator[TestClient]:
-    settings_ = Settings(
-        database_url="sqlite://",
+def fuzzed(engine: Engine, session: Session, apps: Apps) -> Iterator[TestClient]:
+    app = apps.get(
+        engine,
+        session,
         rate_limit_create="",
         rate_limit_write="",
         rate_limit_share="",
         rate_limit_failed_auth="",
         rate_limit_failed_auth_roster="",
     )
-    app = create_app(settings_, engine=engine, systems=systems)
-    app.state.session_factory = lambda: nullcontext(session)
     with TestClient(
         app, follow_redirects=False, headers={"Sec-Fetch-Site": "same-origin"}
     ) as client:
