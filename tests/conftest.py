@@ -139,6 +139,17 @@ def session(engine: Engine) -> Iterator[Session]:
     connection.close()
 
 
+class Built:
+    """What create_app made of an app, for it to be handed to the next test as it was."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.routes = list(app.router.routes)
+        self.middleware = list(app.user_middleware)
+        self.handlers = dict(app.exception_handlers)
+        self.state = dict(app.state._state)
+        self.openapi = app.openapi_schema
+
+
 class Apps:
     """The apps of a worker, one per set of settings, built once and reset for each test."""
 
@@ -147,7 +158,7 @@ class Apps:
 
     def __init__(self, systems: dict[str, GameSystem]) -> None:
         self.systems = systems
-        self.built: dict[str, tuple[FastAPI, dict[str, Any]]] = {}
+        self.built: dict[str, tuple[FastAPI, Built]] = {}
         self.handed: set[str] = set()  # the apps given to the current test
 
     def get(self, engine: Engine, session: Session, **overrides: Any) -> FastAPI:
@@ -161,10 +172,18 @@ class Apps:
             self.handed.add(key)
             settings = Settings(database_url="sqlite://", **overrides)
             app = create_app(settings, engine=engine, systems=self.systems)
-            self.built[key] = (app, dict(app.state._state))
+            self.built[key] = (app, Built(app))
         else:
             self.handed.add(key)
-        app, state = self.built[key]
+        app, built = self.built[key]
+        # What a test may have added: routes, middleware, exception handlers, state.
+        if app.router.routes != built.routes:
+            app.router.routes[:] = built.routes
+            app.openapi_schema = built.openapi  # none that names a test's own route
+        app.user_middleware[:] = built.middleware
+        app.exception_handlers.clear()
+        app.exception_handlers.update(built.handlers)
+        state = built.state
         for name in set(app.state._state) - set(state) - self.LIVE_STATE:
             delattr(app.state, name)
         for name, value in state.items():
