@@ -1,6 +1,24 @@
-"""Game systems by id. Registering a system is one line in `SPECS` (docs/systems.md)."""
+"""Game systems by id. Registering a system is one line in `SPECS` (docs/systems.md).
+
+CASERNE_EXTRA_SYSTEMS names more modules holding a `SPEC`, separated by commas (the test
+suite registers its toy system, tests/toy/spec.py, with `tests.toy.spec`)."""
+
+import os
+from importlib import import_module
 
 from app.systems.spec import SystemSpec, spec_of
+
+
+def extra_specs(modules: str) -> tuple[SystemSpec, ...]:
+    """The `SPEC` of each module named in `modules` (comma-separated)."""
+    specs = []
+    for name in filter(None, (part.strip() for part in modules.split(","))):
+        spec = import_module(name).SPEC
+        if not isinstance(spec, SystemSpec):
+            raise TypeError(f"{name}.SPEC is not a SystemSpec")
+        specs.append(spec)
+    return tuple(specs)
+
 
 SPECS: tuple[SystemSpec, ...] = (
     spec_of("dcsystem"),
@@ -8,6 +26,7 @@ SPECS: tuple[SystemSpec, ...] = (
     spec_of("infinity"),
     spec_of("bastos"),
     spec_of("necrowarzone"),
+    *extra_specs(os.environ.get("CASERNE_EXTRA_SYSTEMS", "")),
 )
 
 

@@ -5,7 +5,6 @@ ids and tokens only ever met 401/404); the app has no rate limits (a 429 where t
 expects a 401 was a flake)."""
 
 from collections.abc import Iterator
-from contextlib import nullcontext
 from dataclasses import fields
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,22 +24,17 @@ from schemathesis.specs.openapi.checks import (
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.main import create_app
 from app.security.ratelimit import Limits
 from app.settings import Settings
-from app.systems.base import GameSystem
+from tests.conftest import Apps
 
 NO_LIMITS = {f"rate_limit_{kind.name}": "" for kind in fields(Limits)}
 ROSTER = {"system": "dcsystem", "name": "Fuzz", "entries": [{"unit": "jaffa", "count": 2}]}
 
 
 @pytest.fixture
-def unlimited_app(engine: Engine, session: Session, systems: dict[str, GameSystem]) -> FastAPI:
-    app = create_app(
-        Settings(database_url="sqlite://", **NO_LIMITS), engine=engine, systems=systems
-    )
-    app.state.session_factory = lambda: nullcontext(session)
-    return app
+def unlimited_app(engine: Engine, session: Session, apps: Apps) -> FastAPI:
+    return apps.get(engine, session, **NO_LIMITS)
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-pytestmark = pytest.mark.browser
+from tests.conftest import SYSTEMS
 
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
+pytestmark = pytest.mark.browser
 
 
 def entries(page: Page) -> int:

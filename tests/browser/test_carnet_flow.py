@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from app.catalogues import load_systems
 from app.settings import Settings
 from tests.browser.conftest import serving
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
 
@@ -120,7 +121,7 @@ def test_three_hundred_lists_on_one_cookie_and_the_carnet_on_another_device(
         system, example = examples[index % len(examples)]
         forms.append(["/listes", {"system": system, "example": example}, True])
     for index in range(90):
-        system = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")[index % 5]
+        system = SYSTEMS[index % len(SYSTEMS)]
         forms.append(["/listes/nouvelle", {"system": system, "name": f"Liste {index}"}, True])
     answers = page.evaluate(POST_FORMS, forms)
     assert all(status == 200 for status, _url in answers), answers[:5]

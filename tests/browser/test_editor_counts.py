@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Request, expect
 
 from app.systems.base import AnySystem
 from tests.browser.helpers import TRACK_HTMX, htmx_post
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
 
@@ -89,9 +90,7 @@ def change_count(page: Page, path: str, row: int) -> str:
     return value
 
 
-@pytest.mark.parametrize(
-    "system_id", ["dcsystem", "infinity", "nolimits", "bastos", "necrowarzone"]
-)
+@pytest.mark.parametrize("system_id", SYSTEMS)
 def test_count_changes_morph_in_exactly_what_a_fresh_page_shows(
     page: Page, systems: dict[str, AnySystem], system_id: str
 ) -> None:

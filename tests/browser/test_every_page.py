@@ -1,16 +1,20 @@
-"""axe-core on every page, at 390 and 1280 px: no violation of any impact (minor included)."""
+"""Every page, at 390 and 1280 px, each page checked for all at once: axe-core finds no
+violation of any impact (minor included), nothing scrolls sideways, on a phone every cost
+and total of a list's rows is shown, and the Content-Security-Policy refuses nothing. One
+tour per registered system and one of the pages of no system. (It holds what
+test_pages_fit.py's axe and phone-width tours checked.)"""
 
 import re
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import DESKTOP, PHONE, open_new_list, run_axe
+from tests.browser.helpers import DESKTOP, PHONE, csp_refusals, open_new_list, run_axe
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
 
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 # What a player can get wrong in each creator: a value it refuses typed in a number field,
 # or (where every field is a choice) choices the rules flag.
 BAD_CREATOR_VALUE = {
@@ -41,60 +45,119 @@ def share_of(page: Page, editor: str) -> str:
     return urlsplit(page.url).path
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
-def test_axe_finds_nothing_on_any_page(page: Page, viewport: dict[str, int]) -> None:
-    page.set_viewport_size(viewport)
-    found: dict[str, object] = {}
+class Tour:
+    """What one page after another shows at `viewport`: axe-core's violations, widths over
+    the viewport's, and the CSP's refusals; asserted all at once by `done`."""
 
-    def check(name: str) -> None:
+    def __init__(self, page: Page, viewport: dict[str, int]) -> None:
+        page.set_viewport_size(viewport)
+        self.page = page
+        self.viewport = viewport
+        self.refused = csp_refusals(page)
+        self.found: dict[str, object] = {}
+        self.wide: dict[str, int] = {}
+
+    def check(self, name: str) -> None:
+        page = self.page
         violations = run_axe(page)
         if violations:
-            found[name] = violations
+            self.found[name] = violations
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > self.viewport["width"]:
+            self.wide[name] = width
+        if self.viewport == PHONE:
+            # Rows laid out for a phone still show every cost and total (hidden moves too).
+            figures = page.locator("table.entries td.num[data-label]")
+            for index in range(figures.count()):
+                expect(figures.nth(index)).to_be_visible()
 
-    # /api/docs is Swagger UI's own page (vendored, English, its markup its authors'): it is
-    # left out.
-    for path in ("/", "/listes", "/nulle-part", "/dcsystem/chances", "/dcsystem/chances?rouges=x"):
+    def done(self) -> None:
+        assert self.found == {}, "\n".join(f"{name}: {v}" for name, v in self.found.items())
+        assert self.wide == {}
+        assert self.refused == []
+
+
+def system_pages(tour: Tour, system: str) -> None:
+    """A system's pages: new list, catalogue, creator (and its errors), an example list in
+    the editor, a long list, its share page, play sheets and mode partie."""
+    page = tour.page
+    check = tour.check
+    for path in (f"/listes/nouvelle?system={system}", f"/{system}/catalogue"):
         page.goto(path)
         check(path)
-    for system in SYSTEMS:
-        for path in (f"/listes/nouvelle?system={system}", f"/{system}/catalogue"):
-            page.goto(path)
-            check(path)
-        page.goto(f"/{system}/createur")
-        check(f"/{system}/createur")
-        field, value = BAD_CREATOR_VALUE[system]
-        if field == "check":
-            for box in page.locator(value).all():
-                box.check()
-        elif field == "select":
-            select, option = value.split("=")
-            page.locator(select).select_option(option)
-        else:
-            page.locator(field).fill(value)
-            page.locator(field).press("Tab")
-        page.wait_for_timeout(800)
-        check(f"/{system}/createur (erreur)")
+    page.goto(f"/{system}/createur")
+    check(f"/{system}/createur")
+    field, value = BAD_CREATOR_VALUE[system]
+    if field == "check":
+        for box in page.locator(value).all():
+            box.check()
+    elif field == "select":
+        select, option = value.split("=")
+        page.locator(select).select_option(option)
+    else:
+        page.locator(field).fill(value)
+        page.locator(field).press("Tab")
+    page.wait_for_timeout(800)
+    check(f"/{system}/createur (erreur)")
+    catalogue = page.request.get(f"/api/v1/systems/{system}/catalogue").json()
+    editor = open_new_list(page, system, catalogue["examples"][0]["id"])
+    check(f"{system} liste")
+    long_list(page, system)
+    check(f"{system} liste longue")
+    page.goto(editor)
+    share = share_of(page, editor)
+    check(f"{system} partage")
+    page.goto(f"{share}/feuille")
+    check(f"{system} feuille")
+    page.goto(f"{share}/feuille?compacte=1")
+    check(f"{system} feuille compacte")
+    page.goto(f"{share}/partie")
+    check(f"{system} partie")
+
+
+VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+
+
+@VIEWPORTS
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_page_of_a_system(page: Page, viewport: dict[str, int], system: str) -> None:
+    tour = Tour(page, viewport)
+    system_pages(tour, system)
+    tour.done()
+
+
+@VIEWPORTS
+def test_every_page_of_the_site(page: Page, viewport: dict[str, int]) -> None:
+    """The pages of no system, and the library full of every system's lists."""
+    tour = Tour(page, viewport)
+    # /api/docs is Swagger UI's own page (vendored, English, its markup its authors'): it is
+    # left out. /r/inconnue: the 403 page (no edit link).
+    for path in (
+        "/",
+        "/listes",
+        "/nulle-part",
+        "/r/inconnue",
+        "/dcsystem/chances",
+        "/dcsystem/chances?rouges=x",
+    ):
+        page.goto(path)
+        tour.check(path)
+    for system in SYSTEMS:  # the lists the tour of each system makes
         catalogue = page.request.get(f"/api/v1/systems/{system}/catalogue").json()
         editor = open_new_list(page, system, catalogue["examples"][0]["id"])
-        check(f"{system} liste")
+        # The editor settled (the tour of a system checks it here) before the next list.
+        page.wait_for_load_state("networkidle")
+        page.goto("/listes")  # the next list's editor is told from this one by its URL
+        page.wait_for_load_state("networkidle")
         long_list(page, system)
-        check(f"{system} liste longue")
-        page.goto(editor)
-        share = share_of(page, editor)
-        check(f"{system} partage")
-        page.goto(f"{share}/feuille")
-        check(f"{system} feuille")
-        page.goto(f"{share}/feuille?compacte=1")
-        check(f"{system} feuille compacte")
-        page.goto(f"{share}/partie")
-        check(f"{system} partie")
+        assert editor != urlsplit(page.url).path
     page.goto("/listes")
     page.locator("#carnet summary").click()
-    check("/listes (pleine, lien du carnet ouvert)")
+    tour.check("/listes (pleine, lien du carnet ouvert)")
     other = page.request.post("/api/v1/carnets").json()["url"]
     page.goto(other)
-    check("/carnet (réunir ou changer)")
-    assert found == {}, "\n".join(f"{name}: {v}" for name, v in found.items())
+    tour.check("/carnet (réunir ou changer)")
+    tour.done()
 
 
 def test_play_sheets_have_unique_landmarks(page: Page) -> None:

@@ -7,10 +7,9 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import PHONE, open_new_list, run_axe
 from tests.browser.test_play_sheets import example, share
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
-
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 
 
 def wound(page: Page, system: str, figure: int) -> None:

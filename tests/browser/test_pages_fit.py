@@ -1,72 +1,18 @@
-"""Every page at a phone's 390 px and a desktop's 1280 px (issue 7): nothing scrolls
-sideways, the creators' cost stays in sight while editing, axe-core finds no serious or
-critical accessibility violation, /api/docs works with the network cut, and an invalid list
-says so on its share page and in its exports."""
+"""Pages at a phone's 390 px and a desktop's 1280 px (issue 7): the creators' cost stays in
+sight while editing, /api/docs works with the network cut, and an invalid list says so on
+its share page and in its exports. Nothing scrolling sideways and axe-core on every page
+are checked by the one tour of every page (test_every_page.py)."""
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.browser.helpers import DESKTOP, IN_VIEW, NOT_COVERED, PHONE, open_new_list, run_axe
+from tests.browser.helpers import DESKTOP, IN_VIEW, NOT_COVERED, PHONE, open_new_list
 
 pytestmark = pytest.mark.browser
-
-STATIC_PAGES = [
-    "/",
-    "/dcsystem/catalogue",
-    "/nolimits/catalogue",
-    "/dcsystem/createur",
-    "/nolimits/createur",
-    "/listes",
-    "/nulle-part",  # 404 page
-    "/r/inconnue",  # 403 page: no edit link
-]
-
-
-@pytest.fixture(scope="module")
-def lists(browser: Browser, live_server: str) -> Iterator[dict[str, Any]]:
-    """Editors (this context holds their edit links) and share pages of both systems."""
-    context = browser.new_context(base_url=live_server, locale="fr-FR")
-    page = context.new_page()
-    found: dict[str, Any] = {"context": context}
-    for system, example in (
-        ("dcsystem", "feuille_de_bataille_replicateurs"),
-        ("nolimits", "compagnie_d_assaut"),
-    ):
-        found[f"editor-{system}"] = open_new_list(page, system, example)
-        page.locator("#share").click()
-        page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
-        found[f"share-{system}"] = urlsplit(page.url).path
-    yield found
-    context.close()
-
-
-def every_page(lists: dict[str, Any]) -> list[str]:
-    return STATIC_PAGES + [path for key, path in lists.items() if key != "context"]
-
-
-def test_no_page_scrolls_sideways_on_a_phone(lists: dict[str, Any]) -> None:
-    context: BrowserContext = lists["context"]
-    page = context.new_page()
-    page.set_viewport_size(PHONE)
-    widths = {}
-    for path in every_page(lists):
-        page.goto(path)
-        widths[path] = page.evaluate("document.documentElement.scrollWidth")
-        # Rows laid out for a phone still show every cost and total (hidden moves too).
-        figures = page.locator("table.entries td.num[data-label]")
-        for index in range(figures.count()):
-            expect(figures.nth(index)).to_be_visible()
-    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
-    page.set_viewport_size(DESKTOP)
-    for path in ("/nolimits/createur", "/nolimits/catalogue", "/dcsystem/createur"):
-        page.goto(path)
-        assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"], path
-    page.close()
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
@@ -100,20 +46,6 @@ def test_the_creators_cost_stays_in_sight_and_never_covers_a_control(
         assert control.evaluate(NOT_COVERED), f"{selector} is covered at {viewport['width']} px"
         cost = page.locator("[data-points]")
         assert cost.evaluate_all(IN_VIEW), f"no cost in sight at {viewport['width']} px"
-
-
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
-def test_axe_finds_no_serious_violation(lists: dict[str, Any], viewport: dict[str, int]) -> None:
-    context: BrowserContext = lists["context"]
-    page = context.new_page()
-    page.set_viewport_size(viewport)
-    found = {}
-    for path in every_page(lists):
-        page.goto(path)
-        if violations := run_axe(page):
-            found[path] = violations
-    page.close()
-    assert found == {}, "\n".join(f"{path}: {v}" for path, v in found.items())
 
 
 def test_api_docs_load_with_the_network_cut(page: Page, live_server: str) -> None:

@@ -9,10 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import DESKTOP, PHONE, run_axe
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
-
-SYSTEMS = ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"]
 
 
 @pytest.fixture(scope="module")

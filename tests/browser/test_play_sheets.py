@@ -11,10 +11,9 @@ from playwright.sync_api import Page
 from pypdf import PdfReader
 
 from tests.browser.helpers import run_axe
+from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
-
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
 
 
 # CASERNE_SHEET_PDFS=<folder>: the PDFs printed are kept there (docs/screenshots/ are made

@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.security.headers import script_hashes
+from tests.conftest import SYSTEMS
 from tests.security.helpers import html_roster, new_roster
 
 
@@ -100,7 +101,7 @@ def test_api_docs_allow_exactly_their_inline_script(client: TestClient) -> None:
     assert policy["frame-ancestors"] == "'none'"
 
 
-@pytest.mark.parametrize("system", ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_pages_that_list_the_browsers_lists_are_private(client: TestClient, system: str) -> None:
     """Issue 13, finding 8: the catalogue and the creator offer « add to » the browser's
     own lists, and were sent with no Cache-Control (a shared cache could keep them)."""

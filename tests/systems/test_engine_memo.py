@@ -11,8 +11,7 @@ import pytest
 
 from app.systems.base import GameSystem
 from app.systems.memo import EntryMemo
-
-SYSTEMS = ["dcsystem", "infinity", "nolimits", "bastos", "necrowarzone"]
+from tests.conftest import SYSTEMS
 
 
 def variants(system: GameSystem, document: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-SYSTEMS = ("dcsystem", "nolimits", "infinity", "bastos", "necrowarzone")
+from tests.conftest import SYSTEMS
 
 # What a player can type wrong in each creator (a number input sends digits only, in or out
 # of its range): its errors are shown beside the fields.

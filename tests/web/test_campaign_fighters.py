@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.systems.base import GameSystem
 from tests.api.test_campaigns import battle, battles, join, orlocks, sg1, stored
+from tests.conftest import SYSTEMS
 from tests.web.test_campaign_pages import open_in_browser
 from tests.web.test_infinity_pages import form_of
 
@@ -48,9 +49,7 @@ def example(system: GameSystem) -> dict[str, Any]:
     )
 
 
-@pytest.mark.parametrize(
-    "system_id", ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"]
-)
+@pytest.mark.parametrize("system_id", SYSTEMS)
 def test_dead_and_retired_leave_every_total(
     browser: TestClient, systems: dict[str, GameSystem], system_id: str
 ) -> None:

@@ -15,10 +15,9 @@ from sqlmodel import Session
 from app.main import create_app
 from app.settings import Settings
 from app.systems.base import GameSystem
+from tests.conftest import SYSTEMS
 from tests.web.conftest import field
 from tests.web.test_editor import open_example
-
-SYSTEMS = ["dcsystem", "infinity", "nolimits", "bastos", "necrowarzone"]
 
 
 def counted_validations(monkeypatch: pytest.MonkeyPatch, system: GameSystem) -> Callable[[], int]:

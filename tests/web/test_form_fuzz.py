@@ -6,7 +6,6 @@ no deadline."""
 import html
 import re
 from collections.abc import Iterator
-from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,9 +16,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.main import create_app
-from app.settings import Settings
-from app.systems.base import AnySystem
+from tests.conftest import SYSTEMS, Apps
 from tests.web.test_infinity_pages import form_of
 
 EXAMPLES = {
@@ -91,17 +88,16 @@ VALUES = st.one_of(
 
 
 @pytest.fixture
-def fuzzed(engine: Engine, session: Session, systems: dict[str, AnySystem]) -> Iterator[TestClient]:
-    settings_ = Settings(
-        database_url="sqlite://",
+def fuzzed(engine: Engine, session: Session, apps: Apps) -> Iterator[TestClient]:
+    app = apps.get(
+        engine,
+        session,
         rate_limit_create="",
         rate_limit_write="",
         rate_limit_share="",
         rate_limit_failed_auth="",
         rate_limit_failed_auth_roster="",
     )
-    app = create_app(settings_, engine=engine, systems=systems)
-    app.state.session_factory = lambda: nullcontext(session)
     with TestClient(
         app, follow_redirects=False, headers={"Sec-Fetch-Site": "same-origin"}
     ) as client:
@@ -118,7 +114,11 @@ def page_form(client: TestClient, path: str) -> dict[str, Any]:
 
 
 def new_roster(client: TestClient, system: str) -> str:
-    created = client.post("/listes", data={"system": system, "example": EXAMPLES[system]})
+    """A list from the system's example named in EXAMPLES, or from its first example."""
+    example = EXAMPLES.get(system)
+    if example is None:
+        example = client.app.state.systems[system].example_rosters()[0].id  # type: ignore[attr-defined]
+    created = client.post("/listes", data={"system": system, "example": example})
     assert created.status_code == 303, created.text
     return str(created.headers["location"]).removeprefix("/r/")
 
@@ -159,7 +159,7 @@ def test_a_system_form_route(fuzzed: TestClient, system: str, route: str) -> Non
     fuzz(fuzzed, f"/{system}/{route}", base)
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLES))
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
 @pytest.mark.parametrize("route", ROSTER_ROUTES)
 def test_a_roster_form_route(fuzzed: TestClient, system: str, route: str) -> None:
     roster_id = new_roster(fuzzed, system)
@@ -182,7 +182,7 @@ def test_a_library_form_route(fuzzed: TestClient, route: str) -> None:
     fuzz(fuzzed, route, {**base, "roster": roster_id, "system": "dcsystem"})
 
 
-@pytest.mark.parametrize("system", sorted(EXAMPLES))
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
 def test_the_after_the_battle_form(fuzzed: TestClient, system: str) -> None:
     """« Après la bataille » (issue 17): every fighter's row, the score fields of a system
     that scores, the campaign's selects."""

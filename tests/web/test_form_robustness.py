@@ -4,7 +4,6 @@ unknown ids are refused with a French message (issue "Hardening", finding 5)."""
 import html
 import json
 from collections.abc import Iterator
-from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -14,24 +13,16 @@ from hypothesis import strategies as st
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.main import create_app
-from app.settings import Settings
 from app.store import rosters as store
-from app.systems.base import AnySystem
+from tests.conftest import Apps
 
 JAFFA_REF = '{"unit": "jaffa"}'
 
 
 @pytest.fixture
-def unlimited(
-    engine: Engine, session: Session, systems: dict[str, AnySystem]
-) -> Iterator[TestClient]:
+def unlimited(engine: Engine, session: Session, apps: Apps) -> Iterator[TestClient]:
     """A browser on an app without rate limits: the fuzzing sends hundreds of forms."""
-    settings = Settings(
-        database_url="sqlite://", rate_limit_create="", rate_limit_write="", rate_limit_share=""
-    )
-    app = create_app(settings, engine=engine, systems=systems)
-    app.state.session_factory = lambda: nullcontext(session)
+    app = apps.get(engine, session, rate_limit_create="", rate_limit_write="", rate_limit_share="")
     with TestClient(
         app, follow_redirects=False, headers={"Sec-Fetch-Site": "same-origin"}
     ) as client:

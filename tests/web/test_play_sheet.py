@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.web.render import damage_track_rows
+from tests.conftest import SYSTEMS
 
 
 def shared_examples(client: TestClient, system_id: str) -> list[str]:
@@ -24,9 +25,6 @@ def shared_examples(client: TestClient, system_id: str) -> list[str]:
         assert shared.status_code == 201
         codes.append(shared.json()["code"])
     return codes
-
-
-SYSTEMS = ["dcsystem", "nolimits", "infinity", "bastos", "necrowarzone"]
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
