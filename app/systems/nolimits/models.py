@@ -9,11 +9,11 @@ Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, Discriminator, Field, Strict, Tag, create_model
 
-from app.systems.base import INPUT, NO_NUL, Between, EntryBase, catalogue_id, integer
+from app.systems.base import INPUT, NO_NUL, Between, EntryBase, catalogue_id
 from app.systems.catalogued import RosterBase
 
 Characteristic = Literal["AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"]
@@ -28,15 +28,12 @@ CHARACTERISTICS: tuple[str, ...] = get_args(Characteristic)
 BANDS = ("PC", "PI", "PL")
 
 Stat = Annotated[int, Between(0, 20)]
-if TYPE_CHECKING:
-    Band = tuple[int, int]
-else:
-    # "PC 10/+1": the band's greatest distance in inches, then the CT modifier (L157-162).
-    # A JSON array; each number strict (no "10", no true), the pair read from a list.
-    Band = Annotated[
-        tuple[Annotated[integer(0, 200), Strict()], Annotated[integer(-10, 10), Strict()]],
-        Strict(False),
-    ]
+# "PC 10/+1": the band's greatest distance in inches, then the CT modifier (L157-162).
+# A JSON array; each number strict (no "10", no true), the pair read from a list.
+Band = Annotated[
+    tuple[Annotated[int, Between(0, 200), Strict()], Annotated[int, Between(-10, 10), Strict()]],
+    Strict(False),
+]
 
 
 class NolimitsProfile(BaseModel):
