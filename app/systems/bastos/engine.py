@@ -10,15 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import (
-    INPUT,
-    Between,
-    CatalogueId,
-    Costed,
-    Issue,
-    error,
-    warning,
-)
+from app.systems.base import INPUT, Between, CatalogueId, Costed, Issue, error, warning
 from app.systems.bastos.catalogue import WEAPON_IDS, Catalogue, Weapon
 from app.systems.bastos.dice import (
     Probability,

@@ -9,15 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import (
-    CatalogueId,
-    Costed,
-    CostLine,
-    Integral,
-    Issue,
-    error,
-    warning,
-)
+from app.systems.base import CatalogueId, Costed, CostLine, Integral, Issue, error, warning
 from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, DcsystemDice, Item, Level, Unit
 
 # Item ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
