@@ -2,11 +2,11 @@
 number and string is bounded where it enters."""
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from app.systems.inputs import INPUT, NO_NUL, FreeObject, integer
+from app.systems.inputs import INPUT, NO_NUL, Between, FreeObject
 
 MAX_FIGHTERS = 200  # a roster holds at most 200 entries
 MAX_CHANGES = 20
@@ -26,7 +26,7 @@ class StatChangeIn(BaseModel):
         description="A characteristic of the figure the system lets a battle change "
         "(its campaign traits: profile_stats and figure_stats, docs/systems.md).",
     )
-    by: integer(-20, 20) = Field(description="Added to the characteristic.")  # type: ignore[valid-type]
+    by: Annotated[int, Between(-20, 20)] = Field(description="Added to the characteristic.")
     cause: str = Field(
         "", max_length=100, pattern=NO_NUL, description="An injury, an advance, a house rule."
     )
@@ -35,10 +35,16 @@ class StatChangeIn(BaseModel):
 class FighterIn(BaseModel):
     model_config = INPUT
 
-    entry: integer(0, MAX_FIGHTERS - 1) = Field(description="Index of the roster entry.")  # type: ignore[valid-type]
-    xp: integer(-10_000, 10_000) = Field(0, description="Added to the figure's XP, if counted.")  # type: ignore[valid-type]
+    entry: Annotated[int, Between(0, MAX_FIGHTERS - 1)] = Field(
+        description="Index of the roster entry."
+    )
+    xp: Annotated[int, Between(-10_000, 10_000)] = Field(
+        0, description="Added to the figure's XP, if counted."
+    )
     changes: list[StatChangeIn] = Field(default_factory=list, max_length=MAX_CHANGES)
-    rep: integer(-100, 100) | None = Field(None, description="The figure's new Rep, if any.")  # type: ignore[valid-type]
+    rep: Annotated[int, Between(-100, 100)] | None = Field(
+        None, description="The figure's new Rep, if any."
+    )
     state: StateName | None = Field(None, description="Unchanged when absent.")
 
 
@@ -68,7 +74,7 @@ class BattleIn(BaseModel):
     recruits: list[FreeObject] = Field(
         default_factory=list, max_length=MAX_RECRUITS, description="Roster entries to add."
     )
-    corrects: integer(1, 1_000_000) | None = Field(  # type: ignore[valid-type]
+    corrects: Annotated[int, Between(1, 1_000_000)] | None = Field(
         None, description="Number of the battle line this line corrects."
     )
     opponent_roster: str | None = Field(
@@ -125,7 +131,7 @@ class VoidIn(BaseModel):
     model_config = INPUT
 
     recorded_by: str = Field(min_length=1, max_length=32, pattern=r"^[0-9a-f]{1,32}$")
-    battle: integer(1, 1_000_000)  # type: ignore[valid-type]
+    battle: Annotated[int, Between(1, 1_000_000)]
 
 
 class BattleOut(BaseModel):

@@ -5,6 +5,8 @@ app/web/deps.py verifies those on a browser's first visit, puts their lists in i
 and removes them.
 """
 
+from collections.abc import Iterable
+
 from fastapi import Request, Response
 
 from app.roster_service import RosterError
@@ -50,11 +52,11 @@ def forget_legacy(response: Response, roster_id: str) -> None:
     response.delete_cookie(cookie_name(roster_id), path="/", httponly=True, samesite="lax")
 
 
-def holds_access_cookie(names: object) -> bool:
+def holds_access_cookie(names: Iterable[object]) -> bool:
     """Whether a request's cookies may authorize a write (the CSRF guard asks)."""
     return any(
         isinstance(name, str) and (name == CARNET_COOKIE or name.startswith(COOKIE_PREFIX))
-        for name in names  # type: ignore[attr-defined]
+        for name in names
     )
 
 

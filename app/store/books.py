@@ -5,10 +5,10 @@ import secrets
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
-from app.store import no_row_has
+from app.store import deferred, no_row_has
+from app.store.carnets import rows_changed
 from app.store.models import Book, BookShare, utcnow
 from app.store.rosters import StaleVersion, hash_token, insert_at_free_code, new_token
 
@@ -57,7 +57,7 @@ def update_book(
         .where(col(Book.id) == book.id, col(Book.version) == expected_version)
         .values(name=name, document=document, version=Book.version + 1, updated_at=utcnow())
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if rows_changed(result) != 1:
         session.rollback()
         session.refresh(book)
         raise StaleVersion(book.version)
@@ -76,7 +76,7 @@ def books_of_carnet(*, session: Session, carnet_id: str) -> list[Book]:
     query = (
         select(Book)
         .where(Book.carnet_id == carnet_id)
-        .options(defer(Book.document))  # type: ignore[arg-type]
+        .options(deferred(Book.document))
         .order_by(col(Book.updated_at).desc(), col(Book.id))
     )
     return list(session.exec(query).all())
@@ -110,7 +110,7 @@ def latest_book_share(*, session: Session, book_id: str) -> BookShare | None:
     query = (
         select(BookShare)
         .where(BookShare.book_id == book_id)
-        .options(defer(BookShare.snapshot))  # type: ignore[arg-type]
+        .options(deferred(BookShare.snapshot))
         .order_by(col(BookShare.created_at).desc(), col(BookShare.version).desc())
         .limit(1)
     )

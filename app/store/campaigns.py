@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.store import no_row_has
+from app.store.carnets import rows_changed
 from app.store.models import (
     Battle,
     Campaign,
@@ -73,7 +74,7 @@ def join_capped(*, session: Session, campaign_id: str, roster_id: str, cap: int)
     session.commit()  # what this session read before is no snapshot of this write
     try:
         session.execute(
-            update(Campaign).where(Campaign.id == campaign_id).values(name=Campaign.name)  # type: ignore[arg-type]
+            update(Campaign).where(col(Campaign.id) == campaign_id).values(name=Campaign.name)
         )
         if session.get(CampaignGang, (campaign_id, roster_id)) is None:
             if count_gangs(session=session, campaign_id=campaign_id) >= cap:
@@ -262,12 +263,12 @@ def new_join_code(*, session: Session, campaign: Campaign, expected_hash: str) -
     join = secrets.token_urlsafe(12)
     swapped = session.execute(
         update(Campaign)
-        .where(Campaign.id == campaign.id, Campaign.join_hash == expected_hash)  # type: ignore[arg-type]
+        .where(col(Campaign.id) == campaign.id, col(Campaign.join_hash) == expected_hash)
         .values(join_hash=hash_token(join), join_code=join)
     )
     session.commit()
     session.refresh(campaign)
-    return join if swapped.rowcount == 1 else None  # type: ignore[attr-defined]
+    return join if rows_changed(swapped) == 1 else None
 
 
 def recent_lines(
@@ -324,7 +325,7 @@ def record(
     code = new_share_code(session=session)
     swapped = session.execute(
         update(Roster)
-        .where(Roster.id == roster.id, Roster.version == expected_version)  # type: ignore[arg-type]
+        .where(col(Roster.id) == roster.id, col(Roster.version) == expected_version)
         .values(
             name=document.get("name", ""),
             document=document,
@@ -333,7 +334,7 @@ def record(
             updated_at=utcnow(),
         )
     )
-    if swapped.rowcount != 1:  # type: ignore[attr-defined]
+    if rows_changed(swapped) != 1:
         session.rollback()
         raise Lost
     stored_share = Share(code=code, roster_id=roster.id, **share)

@@ -9,10 +9,9 @@ from typing import Any
 from sqlalchemy import CursorResult, Result, String, and_, bindparam, delete, func, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
-from app.store import no_row_has
+from app.store import deferred, no_row_has
 from app.store.models import Carnet, CarnetRoster, Roster, utcnow
 from app.store.rosters import hash_token, new_token
 
@@ -114,7 +113,7 @@ def rosters(*, session: Session, carnet_id: str, system: str | None = None) -> l
         select(Roster)
         .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
         .where(CarnetRoster.carnet_id == carnet_id)
-        .options(defer(Roster.document))  # type: ignore[arg-type]
+        .options(deferred(Roster.document))
         .order_by(col(Roster.updated_at).desc(), col(Roster.id))
     )
     if system is not None:
@@ -153,7 +152,7 @@ def roster_page(
         query = query.where(func.lower(col(Roster.name)).contains(search.lower(), autoescape=True))
     total = session.exec(select(func.count()).select_from(query.subquery())).one()
     page = (
-        query.options(defer(Roster.document))  # type: ignore[arg-type]
+        query.options(deferred(Roster.document))
         .order_by(*SORTS.get(sort, SORTS["recent"]))
         .offset(offset)
         .limit(limit)

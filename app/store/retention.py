@@ -38,7 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from app.store import no_row_has
+from app.store import no_row_has, table_of
 from app.store.models import Battle, CampaignGang, Roster, Share, ShareGone, utcnow
 
 DEFAULT_DAYS = 180
@@ -81,7 +81,7 @@ def note_view(*, session: Session, code: str, day: date) -> None:
     marked that day), committed. A code no row can have (U+0000) writes nothing."""
     if no_row_has(code):
         return
-    table = Share.__table__  # type: ignore[attr-defined]
+    table = table_of(Share)
     session.execute(
         update(table)
         .where(table.c.code == code[:16])
@@ -140,17 +140,17 @@ class PruneReport:
 def _conditions(cutoff: date) -> tuple[Any, ColumnElement[bool], ColumnElement[bool], Any]:
     """The share table and three conditions on its rows: pinned, of a deleted list, not
     viewed since `cutoff`."""
-    share = Share.__table__  # type: ignore[attr-defined]
+    share = table_of(Share)
     newer = aliased(Share)
-    roster = Roster.__table__  # type: ignore[attr-defined]
-    battle = Battle.__table__  # type: ignore[attr-defined]
+    roster = table_of(Roster)
+    battle = table_of(Battle)
     list_exists = exists(select(roster.c.id).where(roster.c.id == share.c.roster_id))
     newest = (
         select(func.max(col(newer.created_at)))
         .where(col(newer.roster_id) == share.c.roster_id)
         .scalar_subquery()
     )
-    gang = CampaignGang.__table__  # type: ignore[attr-defined]
+    gang = table_of(CampaignGang)
     pinned = or_(
         exists(select(battle.c.id).where(battle.c.share_code == share.c.code)),
         exists(select(gang.c.roster_id).where(gang.c.roster_id == share.c.roster_id)),
@@ -185,7 +185,7 @@ def prune(
     ).one()
     removed = 0
     if apply:
-        gone = ShareGone.__table__  # type: ignore[attr-defined]
+        gone = table_of(ShareGone)
         batch = (
             select(share.c.code)
             .where(removable, share.c.code > bindparam("after"))

@@ -12,10 +12,10 @@ from sqlalchemy import DateTime, Integer, String, Text, Update, bindparam, cast,
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db import count_written
-from app.store import no_row_has
+from app.store import no_row_has, table_of
 from app.store.models import Book, BookShare, JsonDocument, Roster, Share, ShareGone, utcnow
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
@@ -129,7 +129,7 @@ def _roster_update(dialect: str) -> Update:
     """The compare-and-swap UPDATE, built once per dialect (its compiled form is then
     SQLAlchemy's cache's). The document comes as JSON text: SQLite stores it as it is
     (a JSON column is text there), PostgreSQL casts it to jsonb."""
-    table = Roster.__table__  # type: ignore[attr-defined]
+    table = table_of(Roster)
     document: Any = bindparam("b_document", type_=Text)
     if dialect == "postgresql":
         document = cast(document, JSONB)
@@ -152,7 +152,7 @@ def _roster_update(dialect: str) -> Update:
 
 def store_card(*, session: Session, roster_id: str, card: dict[str, Any]) -> None:
     """Keeps a recomputed card (after a catalogue change) without touching the version."""
-    session.execute(update(Roster).where(Roster.id == roster_id).values(card=card))  # type: ignore[arg-type]
+    session.execute(update(Roster).where(col(Roster.id) == roster_id).values(card=card))
     session.commit()
 
 
@@ -239,7 +239,7 @@ def latest_share(*, session: Session, roster_id: str) -> LastShare | None:
 
 
 # Built once (every editor answer runs it: issue 19), of the table's columns (no ORM).
-_SHARES = Share.__table__  # type: ignore[attr-defined]
+_SHARES = table_of(Share)
 _LATEST_SHARE = (
     select(_SHARES.c.code, _SHARES.c.created_at, _SHARES.c.catalogue_version)
     .where(_SHARES.c.roster_id == bindparam("b_roster_id", type_=String))

@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 from app.systems.inputs import (
     INPUT,
     NO_NUL,
+    Between,
+    CatalogueId,
     EntryBase,
     Integral,
     catalogue_id,
@@ -35,7 +37,9 @@ __all__ = [
     "NO_NUL",
     "Amount",
     "Badge",
+    "Between",
     "Budget",
+    "CatalogueId",
     "EntryBase",
     "Integral",
     "Issue",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import (
     TYPE_CHECKING,
+    Annotated,
     Any,
     ClassVar,
     Generic,
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from app.systems.base import (
     NO_NUL,
+    Between,
     Budget,
     Costed,
     EntryResult,
@@ -38,7 +40,6 @@ from app.systems.base import (
     Total,
     catalogue_id,
     error,
-    integer,
     points_budget,
     prefixed,
     warning,
@@ -86,7 +87,7 @@ class RosterBase(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field("", max_length=100, pattern=NO_NUL)
-    points_limit: integer(1, 100_000) | None = None  # type: ignore[valid-type]
+    points_limit: Annotated[int, Between(1, 100_000)] | None = None
     if TYPE_CHECKING:  # each system narrows it to its own model
         extras: Any = None
     else:

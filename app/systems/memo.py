@@ -25,7 +25,13 @@ V = TypeVar("V")
 
 # Entries per memory: forty 50-entry lists being edited at once, per engine and kind.
 ENTRIES = 2048
-_MISSING = object()
+
+
+class _Missing:
+    """What a memory answers for a key it does not hold (None may be a stored value)."""
+
+
+_MISSING = _Missing()
 
 
 class EntryMemo(Generic[V]):
@@ -42,8 +48,8 @@ class EntryMemo(Generic[V]):
             return compute()
         with self._lock:
             found = self._values.get(key, _MISSING)
-        if found is not _MISSING:
-            return found  # type: ignore[return-value]
+        if not isinstance(found, _Missing):
+            return found
         value = compute()
         with self._lock:
             self._values[key] = value

@@ -6,11 +6,11 @@ shared/rules/pour-quelques-bastos-de-plus.fr.txt; decisions in docs/rules-notes.
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import INPUT, Costed, Issue, catalogue_id, error, integer, warning
+from app.systems.base import INPUT, Between, CatalogueId, Costed, Issue, error, warning
 from app.systems.bastos.catalogue import WEAPON_IDS, Catalogue, Weapon
 from app.systems.bastos.dice import (
     Probability,
@@ -25,7 +25,7 @@ from app.systems.bastos.reactions import reaction, stunned_recovery
 from app.systems.bastos.shooting import Target, WoundResult, hit_chance, jam_chance, wound
 
 # Weapon ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
-WeaponRef = catalogue_id(WEAPON_IDS, "weapon")
+WeaponRef = Annotated[str, CatalogueId(WEAPON_IDS, "weapon")]
 
 RepOutcome = Literal["2", "1", "0"]
 TargetCase = Literal[
@@ -47,12 +47,12 @@ class BastosFigure(BaseModel):
 
     model_config = INPUT
 
-    rep: integer(-100, 100) = Field(  # type: ignore[valid-type]
+    rep: Annotated[int, Between(-100, 100)] = Field(
         description="Réputation (L11); outside 1-6 the figure is kept and flagged invalid_rep."
     )
     leader: bool = Field(False, description="Can activate a group (L11, L73); rolls the DL (L80).")
     star: bool = Field(False, description="Stands for the player; chooses some reactions (L11).")
-    weapon: WeaponRef | None = Field(  # type: ignore[valid-type]
+    weapon: WeaponRef | None = Field(
         description="The weapon the miniature carries (L3); null when unarmed (L166)."
     )
 

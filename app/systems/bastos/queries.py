@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from app.systems.base import INPUT, Integral, integer
+from app.systems.base import INPUT, Between, Integral
 from app.systems.bastos.engine import WeaponRef
 from app.systems.bastos.reactions import TableId
 from app.systems.bastos.zombies import ShotCase
 
-Rep = integer(0, 10)
+Rep = Annotated[int, Between(0, 10)]
 
 
 class Query(BaseModel):
@@ -21,21 +21,21 @@ class Query(BaseModel):
 
 class BastosRepTestQuery(Query):
     test: Literal["rep_test"]
-    rep: Rep  # type: ignore[valid-type]
+    rep: Rep
     leader_die: bool = False
 
 
 class BastosActivationQuery(Query):
     test: Literal["activation"]
-    rep: Rep  # type: ignore[valid-type]
-    players: integer(2, 6) = 2  # type: ignore[valid-type]
+    rep: Rep
+    players: Annotated[int, Between(2, 6)] = 2
 
 
 class BastosReactionQuery(Query):
     """A table read on 2, 1 or 0 successes, in the situation its lines ask about."""
 
     test: TableId
-    rep: Rep  # type: ignore[valid-type]
+    rep: Rep
     leader: bool = False
     star: bool = False
     activated_by_leader: bool = False
@@ -50,9 +50,11 @@ class BastosReactionQuery(Query):
 
 class BastosShootingQuery(Query):
     test: Literal["shooting"]
-    rep: Rep = Field(description="The Rep the shot is fired at (Rep -1 included).")  # type: ignore[valid-type]
+    rep: Rep = Field(description="The Rep the shot is fired at (Rep -1 included).")
     weapon: WeaponRef
-    dice: integer(1, 3) | None = Field(None, description="Null: the weapon's full rate.")  # type: ignore[valid-type]
+    dice: Annotated[int, Between(1, 3)] | None = Field(
+        None, description="Null: the weapon's full rate."
+    )
     cover: bool = False
     prone: bool = False
     fast_move: bool = False
@@ -66,14 +68,14 @@ class BastosWoundQuery(Query):
 
 class BastosJamQuery(Query):
     test: Literal["jam"]
-    dice: integer(1, 6)  # type: ignore[valid-type]
+    dice: Annotated[int, Between(1, 6)]
 
 
 class BastosMeleeSide(Query):
-    rep: Rep  # type: ignore[valid-type]
+    rep: Rep
     leader: bool = False
     weapon: WeaponRef | None = None
-    enemies_in_contact: integer(1, 10) = 1  # type: ignore[valid-type]
+    enemies_in_contact: Annotated[int, Between(1, 10)] = 1
     flank_first_round: bool = False
 
 
@@ -85,15 +87,15 @@ class BastosMeleeQuery(Query):
 
 class BastosZombieWoundQuery(Query):
     test: Literal["zombie_wound"]
-    rep: Rep  # type: ignore[valid-type]
+    rep: Rep
     weapon: WeaponRef
     case: ShotCase
 
 
 class BastosZombieMeleeQuery(Query):
     test: Literal["zombie_melee"]
-    rep: Rep  # type: ignore[valid-type]
-    zombies: integer(1, 6) = 1  # type: ignore[valid-type]
+    rep: Rep
+    zombies: Annotated[int, Between(1, 6)] = 1
     weapon: WeaponRef | None = None
 
 

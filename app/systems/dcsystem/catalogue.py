@@ -3,7 +3,7 @@
 Checked at start-up; every problem is reported at once, with the key it concerns.
 """
 
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
 from pydantic import Field
 
@@ -161,18 +161,19 @@ class Catalogue(building.SystemCatalogue):
     units: list[Unit]
     examples: list[Example]
 
+    # find() answers Any; each list holds the model its field declares (as in bastos).
     def item(self, item_id: str) -> Item:
         """A capacité, équipement or handicap by id (KeyError when unknown)."""
-        return self.find("items", item_id)  # type: ignore[no-any-return]
+        return cast(Item, self.find("items", item_id))
 
     def unit(self, unit_id: str) -> Unit:
-        return self.find("units", unit_id)  # type: ignore[no-any-return]
+        return cast(Unit, self.find("units", unit_id))
 
     def level(self, level: int) -> LevelRule:
-        return self.find("levels", level, by="level")  # type: ignore[no-any-return]
+        return cast(LevelRule, self.find("levels", level, by="level"))
 
     def hidden_move(self, move_id: str) -> HiddenMove:
-        return self.find("hidden_moves", move_id)  # type: ignore[no-any-return]
+        return cast(HiddenMove, self.find("hidden_moves", move_id))
 
 
 def cross_check(catalogue: Catalogue) -> list[str]:

@@ -9,11 +9,11 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import Costed, CostLine, Integral, Issue, catalogue_id, error, warning
+from app.systems.base import CatalogueId, Costed, CostLine, Integral, Issue, error, warning
 from app.systems.dcsystem.catalogue import ITEM_IDS, Catalogue, DcsystemDice, Item, Level, Unit
 
 # Item ids are fixed by api-v1.md; an unknown id is refused with code "unknown_id".
-ItemRef = catalogue_id(ITEM_IDS, "item")
+ItemRef = Annotated[str, CatalogueId(ITEM_IDS, "item")]
 
 
 class DcsystemFighter(BaseModel):
@@ -22,7 +22,7 @@ class DcsystemFighter(BaseModel):
     model_config = ConfigDict(strict=True)
 
     level: Annotated[Level, Integral] = Field(description="Niveau du combattant (part B).")
-    items: list[ItemRef] = Field(  # type: ignore[valid-type]
+    items: list[ItemRef] = Field(
         default_factory=list,
         max_length=40,
         description="Capacités, équipements and handicaps, by id.",

@@ -10,11 +10,11 @@ shared/rules/dcsystem-stargates-war.fr.txt.
 
 from fractions import Fraction
 from math import comb
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from app.systems.inputs import INPUT, integer
+from app.systems.inputs import INPUT, Between
 
 SuccessOn = Literal["5+", "6", "6_then_4+"]
 MAX_DICE = 30  # a level-3 fighter has at most a dozen dice; bounded where it enters
@@ -57,7 +57,7 @@ class DcsystemOddsRequest(BaseModel):
 
     model_config = INPUT
 
-    dice: integer(1, MAX_DICE) = Field(  # type: ignore[valid-type]
+    dice: Annotated[int, Between(1, MAX_DICE)] = Field(
         description="Dice rolled, whatever their colour (red, blue, white or yellow)."
     )
     success_on: SuccessOn = Field(

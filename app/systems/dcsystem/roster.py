@@ -4,20 +4,20 @@ Line numbers (Lnnn) refer to shared/rules/dcsystem-stargates-war.fr.txt.
 """
 
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.systems.base import (
+    Between,
+    CatalogueId,
     CostLine,
     EntryBase,
     EntryResult,
     Issue,
     RosterResult,
     ScoreResult,
-    catalogue_id,
     error,
-    integer,
     prefixed,
     warning,
 )
@@ -33,7 +33,7 @@ from app.systems.dcsystem.engine import (
 from app.systems.memo import EntryMemo, json_key
 
 Costing = Literal["printed", "computed"]
-HiddenMoveRef = catalogue_id(HIDDEN_MOVE_IDS, "hidden move")
+HiddenMoveRef = Annotated[str, CatalogueId(HIDDEN_MOVE_IDS, "hidden move")]
 
 
 class DcsystemExtras(BaseModel):
@@ -41,7 +41,7 @@ class DcsystemExtras(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    hidden_moves: list[HiddenMoveRef] = Field(  # type: ignore[valid-type]
+    hidden_moves: list[HiddenMoveRef] = Field(
         default_factory=list, max_length=10, description="Coups cachés bought (G.a)."
     )
     hidden_moves_agreed: bool = Field(
@@ -252,10 +252,10 @@ class DcsystemScoreRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    format: integer(1, 100_000) = Field(description="Points per side (e.g. 200).")  # type: ignore[valid-type]
+    format: Annotated[int, Between(1, 100_000)] = Field(description="Points per side (e.g. 200).")
     main_mission: bool = False
     secondary_mission: bool = False
-    kills: dict[Literal["1", "2", "3"], integer(0, 10_000)] = Field(  # type: ignore[valid-type]
+    kills: dict[Literal["1", "2", "3"], Annotated[int, Between(0, 10_000)]] = Field(
         default_factory=dict, description="Enemies put out of action, by level."
     )
 

@@ -5,7 +5,7 @@ Line numbers (Lnn) refer to shared/rules/infinity-n2.fr.txt.
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -16,7 +16,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from app.systems.base import NO_NUL, integer
+from app.systems.base import NO_NUL, Between
 from app.systems.catalogued import RosterBase
 from app.systems.inputs import HasSource, entry_id_field
 
@@ -38,20 +38,12 @@ Orders = Literal["regular", "irregular"]
 # highest used, never more than this).
 HIGHEST_GROUP = 100
 
-if TYPE_CHECKING:  # integer() builds Annotated types pydantic reads; mypy sees plain ints.
-    Attribute = int
-    Count = int
-    Group = int
-    Points = int
-    PointsLimit = int
-    Availability = int
-else:
-    Attribute = integer(0, 99)
-    Count = integer(1, 100)
-    Group = integer(1, HIGHEST_GROUP)
-    Points = integer(0, 10_000)
-    PointsLimit = integer(1, 100_000)
-    Availability = integer(0, 100)
+Attribute = Annotated[int, Between(0, 99)]
+Count = Annotated[int, Between(1, 100)]
+Group = Annotated[int, Between(1, HIGHEST_GROUP)]
+Points = Annotated[int, Between(0, 10_000)]
+PointsLimit = Annotated[int, Between(1, 100_000)]
+Availability = Annotated[int, Between(0, 100)]
 
 Id = Annotated[str, Field(min_length=1, max_length=60, pattern=ID_PATTERN)]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=NO_NUL)]

@@ -6,7 +6,7 @@ Lnn = line of shared/rules/necromunda-warzone.fr.txt.
 """
 
 from functools import cached_property
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
 from pydantic import Field
 
@@ -147,7 +147,7 @@ class Catalogue(building.SystemCatalogue):
         return self.to_hit_scores.get(ct)
 
     def modifier(self, modifier_id: str) -> ShootingModifier:
-        return self.shooting.find("modifiers", modifier_id)  # type: ignore[no-any-return]
+        return cast(ShootingModifier, self.shooting.find("modifiers", modifier_id))
 
     def figure(self, figure_id: str) -> SampleFigure | None:
         return self.find("figures", figure_id) if self.has("figures", figure_id) else None

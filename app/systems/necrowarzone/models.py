@@ -6,19 +6,19 @@ a CT off the L38 table) are accepted here and reported by the engine as issues, 
 roster holding them can still be stored and shown.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from app.systems.base import INPUT, NO_NUL, EntryBase, integer
+from app.systems.base import INPUT, NO_NUL, Between, EntryBase
 from app.systems.catalogued import RosterBase
 
 # The text sets no range on a characteristic; these bounds only refuse nonsense.
-Characteristic = integer(0, 20)
+Characteristic = Annotated[int, Between(0, 20)]
 # CT is checked against the to-hit table (L38-39): wider here, reported as `ct_off_table`.
-BallisticSkill = integer(-20, 20)
+BallisticSkill = Annotated[int, Between(-20, 20)]
 # XP below 0 is reported as `invalid_xp` (the table starts at 0, L9).
-Experience = integer(-1_000_000, 1_000_000)
+Experience = Annotated[int, Between(-1_000_000, 1_000_000)]
 # The printed order of the profile, as in the books.
 CHARACTERISTICS = ("M", "CC", "CT", "F", "E", "PV", "I", "A", "Cd")
 
@@ -29,18 +29,18 @@ class NecrowarzoneProfile(BaseModel):
 
     model_config = INPUT
 
-    M: Characteristic = Field(description="Mouvement, in pas (L17).")  # type: ignore[valid-type]
-    CC: Characteristic = Field(description="Capacité de combat (L26, L58).")  # type: ignore[valid-type]
-    CT: BallisticSkill = Field(  # type: ignore[valid-type]
+    M: Characteristic = Field(description="Mouvement, in pas (L17).")
+    CC: Characteristic = Field(description="Capacité de combat (L26, L58).")
+    CT: BallisticSkill = Field(
         description="Capacité de tir; the to-hit table covers 1-10 (L38-39)."
     )
-    F: Characteristic = Field(description="Force (L61).")  # type: ignore[valid-type]
-    E: Characteristic = Field(description="Endurance (L61).")  # type: ignore[valid-type]
-    PV: Characteristic = Field(description="Points de vie (L77).")  # type: ignore[valid-type]
+    F: Characteristic = Field(description="Force (L61).")
+    E: Characteristic = Field(description="Endurance (L61).")
+    PV: Characteristic = Field(description="Points de vie (L77).")
     # The printed name of the characteristic, though ruff finds a lone "I" ambiguous.
-    I: Characteristic = Field(description="Initiative (L26, L28, L59).")  # type: ignore[valid-type]  # noqa: E741
-    A: Characteristic = Field(description="Attaques: dice rolled in close combat (L57).")  # type: ignore[valid-type]
-    Cd: Characteristic = Field(  # type: ignore[valid-type]
+    I: Characteristic = Field(description="Initiative (L26, L28, L59).")  # noqa: E741
+    A: Characteristic = Field(description="Attaques: dice rolled in close combat (L57).")
+    Cd: Characteristic = Field(
         description="Commandement; the chef's is his command radius in pas (L31, L32, L54)."
     )
 
@@ -57,7 +57,7 @@ class NecrowarzoneWeapon(BaseModel):
 
     name: str = Field(min_length=1, max_length=80, pattern=NO_NUL)
     heavy: bool = Field(False, description="Arme lourde: S'arc-bouter (L23), Encombré (L70).")
-    hit_modifier: integer(-1, 1) = Field(  # type: ignore[valid-type]
+    hit_modifier: Annotated[int, Between(-1, 1)] = Field(
         0, description="Modificateur de l'arme au jet pour toucher, -1 to +1 (L49)."
     )
 
@@ -74,10 +74,8 @@ class NecrowarzoneFigure(BaseModel):
     model_config = INPUT
 
     leader: bool = Field(False, description="Chef de gang: +1 action (L9-11), orders (L31).")
-    xp: Experience = Field(  # type: ignore[valid-type]
-        0, description="Expérience: actions per turn (L7-11), initiative (L13)."
-    )
-    light_wounds: integer(0, 20) = Field(  # type: ignore[valid-type]
+    xp: Experience = Field(0, description="Expérience: actions per turn (L7-11), initiative (L13).")
+    light_wounds: Annotated[int, Between(0, 20)] = Field(
         0, description="Blessures légères: -1 CC, -1 CT, -1 action each, minimum 1 (L78)."
     )
     profile: NecrowarzoneProfile

@@ -6,11 +6,11 @@ shared/rules/necromunda-warzone.fr.txt.
 """
 
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from app.systems.base import INPUT, Issue, error, integer, is_valid, warning
+from app.systems.base import INPUT, Between, Issue, error, is_valid, warning
 from app.systems.necrowarzone.catalogue import (
     COVER_IDS,
     Catalogue,
@@ -31,7 +31,7 @@ class NecrowarzoneShotRequest(BaseModel):
 
     model_config = INPUT
 
-    ct: integer(1, 10) = Field(  # type: ignore[valid-type]
+    ct: Annotated[int, Between(1, 10)] = Field(
         description="The shooter's CT, after light wounds (L78); the table covers 1-10 (L38)."
     )
     modifiers: list[TableModifierId] = Field(
@@ -44,10 +44,10 @@ class NecrowarzoneShotRequest(BaseModel):
         description="The target used Se mettre à couvert (L34): its cover row counts its "
         "bracketed value (L41-42), once.",
     )
-    aim_actions: integer(0, 4) = Field(  # type: ignore[valid-type]
+    aim_actions: Annotated[int, Between(0, 4)] = Field(
         0, description="Viser actions before the shot, +1 each (L48); lost at turn end (L22)."
     )
-    weapon_modifier: integer(-1, 1) = Field(  # type: ignore[valid-type]
+    weapon_modifier: Annotated[int, Between(-1, 1)] = Field(
         0, description="The weapon's modifier, +/-1 (L49)."
     )
 

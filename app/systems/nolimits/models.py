@@ -9,11 +9,11 @@ Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, Discriminator, Field, Strict, Tag, create_model
 
-from app.systems.base import INPUT, NO_NUL, EntryBase, catalogue_id, integer
+from app.systems.base import INPUT, NO_NUL, Between, EntryBase, catalogue_id
 from app.systems.catalogued import RosterBase
 
 Characteristic = Literal["AC", "CT", "CC", "FO", "EN", "PV", "CO", "SV"]
@@ -27,16 +27,13 @@ Placement = Literal["reserve", "infiltration"]
 CHARACTERISTICS: tuple[str, ...] = get_args(Characteristic)
 BANDS = ("PC", "PI", "PL")
 
-Stat = integer(0, 20)
-if TYPE_CHECKING:
-    Band = tuple[int, int]
-else:
-    # "PC 10/+1": the band's greatest distance in inches, then the CT modifier (L157-162).
-    # A JSON array; each number strict (no "10", no true), the pair read from a list.
-    Band = Annotated[
-        tuple[Annotated[integer(0, 200), Strict()], Annotated[integer(-10, 10), Strict()]],
-        Strict(False),
-    ]
+Stat = Annotated[int, Between(0, 20)]
+# "PC 10/+1": the band's greatest distance in inches, then the CT modifier (L157-162).
+# A JSON array; each number strict (no "10", no true), the pair read from a list.
+Band = Annotated[
+    tuple[Annotated[int, Between(0, 200), Strict()], Annotated[int, Between(-10, 10), Strict()]],
+    Strict(False),
+]
 
 
 class NolimitsProfile(BaseModel):
@@ -44,14 +41,14 @@ class NolimitsProfile(BaseModel):
 
     model_config = INPUT
 
-    AC: Stat = Field(description="Points d'actions (L122-124).")  # type: ignore[valid-type]
-    CT: Stat = Field(description="Compétence de tir (L125-128).")  # type: ignore[valid-type]
-    CC: Stat = Field(description="Corps à corps (L129-131).")  # type: ignore[valid-type]
-    FO: Stat = Field(description="Force (L132-133).")  # type: ignore[valid-type]
-    EN: Stat = Field(description="Endurance (L134-135).")  # type: ignore[valid-type]
-    PV: integer(1, 100) = Field(description="Points de vie (L136-137).")  # type: ignore[valid-type]
-    CO: Stat = Field(description="Commandement (L138-140).")  # type: ignore[valid-type]
-    SV: Stat = Field(description="Sauvegarde d'armure (L141-143).")  # type: ignore[valid-type]
+    AC: Stat = Field(description="Points d'actions (L122-124).")
+    CT: Stat = Field(description="Compétence de tir (L125-128).")
+    CC: Stat = Field(description="Corps à corps (L129-131).")
+    FO: Stat = Field(description="Force (L132-133).")
+    EN: Stat = Field(description="Endurance (L134-135).")
+    PV: Annotated[int, Between(1, 100)] = Field(description="Points de vie (L136-137).")
+    CO: Stat = Field(description="Commandement (L138-140).")
+    SV: Stat = Field(description="Sauvegarde d'armure (L141-143).")
 
     def value(self, code: str) -> int:
         result: int = getattr(self, code)
@@ -68,7 +65,7 @@ class NolimitsHouseRule(BaseModel):
     model_config = INPUT
 
     name: str = Field(min_length=1, max_length=60, pattern=NO_NUL)
-    points: integer(-50, 200) = Field(description="The cost the player set.")  # type: ignore[valid-type]
+    points: Annotated[int, Between(-50, 200)] = Field(description="The cost the player set.")
     text: str = Field("", max_length=300, pattern=NO_NUL, description="What it does.")
 
 
@@ -85,7 +82,7 @@ class NolimitsWeaponBase(BaseModel):
         "(FO 5), 'fusil' (FO 5-6, more range than a pistol), 'automatique' (high CdA), "
         "'lourde'.",
     )
-    CU: integer(0, 20) | None = Field(  # type: ignore[valid-type]
+    CU: Annotated[int, Between(0, 20)] | None = Field(
         None,
         description="Coût d'utilisation in AC (L155-156). Melee: 3 + FO bonus when omitted "
         "(L124, L171). Vehicle-mounted weapons have none (L241).",
@@ -93,12 +90,12 @@ class NolimitsWeaponBase(BaseModel):
     PC: Band | None = Field(None, description="Portée courte [distance, modificateur] (L157).")
     PI: Band | None = Field(None, description="Portée intermédiaire (L159).")
     PL: Band | None = Field(None, description="Portée longue (L161).")
-    CdA: integer(1, 20) = Field(description="Cadence d'attaque (L163-168).")  # type: ignore[valid-type]
-    FO: integer(0, 20) = Field(  # type: ignore[valid-type]
+    CdA: Annotated[int, Between(1, 20)] = Field(description="Cadence d'attaque (L163-168).")
+    FO: Annotated[int, Between(0, 20)] = Field(
         description="Force (L169-176); for a melee weapon, the bonus added to the wielder's."
     )
-    DG: integer(1, 20) = Field(description="Points de dégâts (L178-181).")  # type: ignore[valid-type]
-    MPA: integer(-10, 0) = Field(  # type: ignore[valid-type]
+    DG: Annotated[int, Between(1, 20)] = Field(description="Points de dégâts (L178-181).")
+    MPA: Annotated[int, Between(-10, 0)] = Field(
         0, description="Modificateur de pénétration d'armure, as printed: -2 (L177, L154)."
     )
     rules: list[str | NolimitsHouseRule] = Field(default_factory=list, max_length=10)
@@ -112,11 +109,11 @@ class NolimitsVehicle(BaseModel):
     type: VehicleType = Field(
         description="Roues, chenilles, antigrav, marcheur, volant (L208-220)."
     )
-    crew: integer(0, 20) = Field(0, description="Équipage (L227).")  # type: ignore[valid-type]
+    crew: Annotated[int, Between(0, 20)] = Field(0, description="Équipage (L227).")
     crew_roles: str = Field(
         "", max_length=80, pattern=NO_NUL, description="E.g. 'Pilote & Artilleur' (L227)."
     )
-    passengers: integer(0, 50) = Field(0, description="Passagers (L228).")  # type: ignore[valid-type]
+    passengers: Annotated[int, Between(0, 50)] = Field(0, description="Passagers (L228).")
 
 
 class NolimitsUnitBase(BaseModel):
@@ -128,7 +125,7 @@ class NolimitsUnitBase(BaseModel):
     size: SizeId | None = Field(
         None, description="Size category (L71-84); from size_mm when omitted, else moyenne."
     )
-    size_mm: integer(1, 10_000) | None = Field(  # type: ignore[valid-type]
+    size_mm: Annotated[int, Between(1, 10_000)] | None = Field(
         None, description="Height or length in mm, whichever is larger (L73-84)."
     )
     weapons: list[str | NolimitsWeaponBase] = Field(default_factory=list, max_length=20)
@@ -150,7 +147,7 @@ class NolimitsSpecialistBase(BaseModel):
     name: str | None = Field(
         None, max_length=60, pattern=NO_NUL, description="E.g. 'Porte-drapeau'."
     )
-    count: integer(1, 20) = 1  # type: ignore[valid-type]
+    count: Annotated[int, Between(1, 20)] = 1
     weapons: list[str | NolimitsWeaponBase] = Field(default_factory=list, max_length=20)
     abilities: list[str | NolimitsHouseRule] | None = Field(
         None, max_length=20, description="Null: the troopers' abilities."

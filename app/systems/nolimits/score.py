@@ -3,9 +3,11 @@
 Lnnn = line of shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No Limits).
 """
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.systems.base import NO_NUL, CostLine, ScoreResult, integer
+from app.systems.base import NO_NUL, Between, CostLine, ScoreResult
 from app.systems.nolimits.catalogue import Catalogue
 
 
@@ -17,8 +19,8 @@ class NolimitsEliminated(BaseModel):
     name: str = Field(
         "", max_length=80, pattern=NO_NUL, description="What they were (for the breakdown)."
     )
-    points: integer(0, 100_000) = Field(description="Points of one model.")  # type: ignore[valid-type]
-    count: integer(1, 1000) = 1  # type: ignore[valid-type]
+    points: Annotated[int, Between(0, 100_000)] = Field(description="Points of one model.")
+    count: Annotated[int, Between(1, 1000)] = 1
 
 
 class NolimitsScoreRequest(BaseModel):
@@ -35,15 +37,15 @@ class NolimitsScoreRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     eliminated: list[NolimitsEliminated] = Field(default_factory=list, max_length=200)
-    general_points: integer(0, 100_000) | None = Field(  # type: ignore[valid-type]
+    general_points: Annotated[int, Between(0, 100_000)] | None = Field(
         None, description="The enemy general's points, if eliminated (counted double, L364)."
     )
-    terrain_held: integer(0, 10) = Field(  # type: ignore[valid-type]
+    terrain_held: Annotated[int, Between(0, 10)] = Field(
         0, description="Designated terrain pieces controlled (+100 each, L365)."
     )
     enemy_banner: bool = Field(False, description="Enemy banner captured or destroyed (L366).")
     enemy_conceded: bool = Field(False, description="The opponent conceded (L375).")
-    enemy_survivors_points: integer(0, 1_000_000) = Field(  # type: ignore[valid-type]
+    enemy_survivors_points: Annotated[int, Between(0, 1_000_000)] = Field(
         0, description="Points of the conceding army's surviving models (L375)."
     )
 
