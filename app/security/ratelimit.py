@@ -243,7 +243,7 @@ class RateLimits:
         self, scope: Scope, receive: Receive, send: Send, wait: int, kind: str
     ) -> None:
         what = {
-            "create": "roster creations",
+            "create": "creations (lists, carnets, books, campaigns and copies)",
             "share": "shares",
             "write": "writes",
             "key": "carnet key changes",
