@@ -15,7 +15,7 @@ from app.systems.books import BookDocument, units_in_entries
 from app.urls import public_base
 from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
 from app.web.render import html_error, render
-from app.web.system_pages import pages_of
+from app.web.system_pages import add_unit_of_book, pages_of
 from app.web.toolkit import EditableBook, redirect, systems_of
 
 router = APIRouter(include_in_schema=False)
@@ -108,14 +108,7 @@ def add_to_list(
 ) -> Response:
     """The unit into a list (the one chosen, or a new one), copied with its origin: the
     book's published version (published now if the book changed since) and its id."""
-    books = BookService(session, request.app.state.systems)
-    unit = next((u for u in books.document(book).units if u.id == unit_id), None)
-    if unit is None:
-        return html_error(request, 404, "Cette unité n'est pas dans le livre.")
-    share, _new = books.publish(book)
-    return pages_of(request)[book.system].add_book_unit(
-        request, session, form, unit, share.code, chosen
-    )
+    return add_unit_of_book(request, session, form, book, unit_id, chosen)
 
 
 @router.post("/a/{code}/dupliquer")

@@ -22,9 +22,10 @@ from starlette.datastructures import FormData
 
 from app.book_service import BookService
 from app.db import SessionDep
-from app.store.models import Roster
+from app.store.models import Book, Roster
 from app.systems.base import AnySystem
 from app.web.deps import ChosenRoster, FormDep
+from app.web.editor_form import BookPick
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
 from app.web.targets import EditedEntry, Target, edited_entry, target_of
@@ -248,22 +249,17 @@ class SystemPages(Generic[SystemT]):
             return self.add_created(request, session, form, chosen)
 
     def add_book_unit(
-        self,
-        request: Request,
-        session: Session,
-        form: FormData,
-        unit: Any,
-        code: str,
-        chosen: Roster | None,
+        self, request: Request, session: Session, form: FormData, pick: BookPick
     ) -> Response:
-        """An army book's unit (a BookUnit) into a list, copied with its origin: the
-        published version `code` and the unit's id (api-v1.md « Army books »)."""
+        """An army book's unit into a list, copied with its origin: the published version
+        `pick.code` and the unit's id (api-v1.md « Army books »)."""
+        unit = pick.unit
         entry = {
             "custom": unit.definition,
             "name": unit.name,
-            "source": {"book": code, "unit": unit.id},
+            "source": {"book": pick.code, "unit": unit.id},
         }
-        return add_entry_to_roster(request, session, self.system, form, entry, chosen)
+        return add_entry_to_roster(request, session, self.system, form, entry, pick.chosen)
 
     def book_unit_page(self, request: Request, session: Session, unit_id: str) -> Response:
         """The creator showing one unit of the browser's book (`?livre=&unite=`), to save it
@@ -392,3 +388,24 @@ def pages_of(request: Request) -> Mapping[str, SystemPages[Any]]:
     """Each served system's pages, by system id (app.state, set by create_app)."""
     pages: Mapping[str, SystemPages[Any]] = request.app.state.pages
     return pages
+
+
+def add_unit_of_book(
+    request: Request,
+    session: Session,
+    form: FormData,
+    book: Book,
+    unit_id: str,
+    chosen: Roster | None,
+) -> Response:
+    """The book's unit `unit_id` into a list (`chosen`, or a new one), copied with its origin:
+    the book's published version (published now if the book changed since) and the unit's id;
+    a 404 page when the book has no such unit."""
+    books = BookService(session, request.app.state.systems)
+    unit = next((u for u in books.document(book).units if u.id == unit_id), None)
+    if unit is None:
+        return html_error(request, 404, "Cette unité n'est pas dans le livre.")
+    share, _new = books.publish(book)
+    return pages_of(request)[book.system].add_book_unit(
+        request, session, form, BookPick(unit, share.code, chosen)
+    )
