@@ -3,7 +3,7 @@
 import logging
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -184,26 +184,31 @@ def documented_methods(app: FastAPI, path: str) -> list[str]:
     return []
 
 
-class ApiError(Exception):
-    """Raised by the API edges; becomes a problem response."""
+class ProblemExtras(TypedDict, total=False):
+    """problem_response's keyword arguments, as an ApiError carries them."""
 
-    def __init__(
-        self,
-        status: int,
-        detail: str,
-        *,
-        errors: Sequence[FieldError] = (),
-        headers: dict[str, str] | None = None,
-        code: str = "",
-        loc: Sequence[str | int] = (),
-    ) -> None:
+    errors: Sequence[FieldError]
+    headers: dict[str, str] | None
+    code: str
+    loc: Sequence[str | int]
+
+
+class ApiError(Exception):
+    """Raised by the API edges; becomes a problem response (problem_response's arguments)."""
+
+    def __init__(self, status: int, detail: str, **extras: Unpack[ProblemExtras]) -> None:
         self.status = status
         self.detail = detail
-        self.errors = list(errors)
-        self.headers = headers
-        self.code = code
-        self.loc = list(loc)
+        self.extras = extras
         super().__init__(detail)
+
+    @property
+    def errors(self) -> list[FieldError]:
+        return list(self.extras.get("errors", ()))
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        return self.extras.get("headers")
 
 
 def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -> None:
@@ -221,14 +226,7 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:
-        return problem_response(
-            exc.status,
-            exc.detail,
-            errors=exc.errors,
-            headers=exc.headers,
-            code=exc.code,
-            loc=exc.loc,
-        )
+        return problem_response(exc.status, exc.detail, **exc.extras)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:

@@ -392,8 +392,6 @@ def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -
     async def _refused(request: Request, error: RosterError) -> Response:
         if request.url.path.startswith("/api/"):
             found = api_error(error, subject_of(request.url.path))
-            return problem_response(
-                found.status, found.detail, errors=found.errors, headers=found.headers
-            )
+            return problem_response(found.status, found.detail, **found.extras)
         status, text = page_text(error)
         return html_error(request, status, text)

@@ -69,7 +69,9 @@ class Settings(BaseSettings):
     rate_limit_write: str = "120/minute;2000/hour"
     # A carnet's new key (API and "Mes listes").
     rate_limit_key: str = "10/minute;30/hour"
-    # KiB of JSON documents stored by a client's counted requests (a fixed window).
+    # KiB of JSON documents stored by a client's counted requests (rosters, shares, books,
+    # ledgers), charged once each has answered (a copy of a 504 KB book is ~490 KiB): 16 MiB
+    # a minute, 128 MiB an hour, in a fixed window.
     rate_limit_stored: str = "16384/minute;131072/hour"
     # Failed secret checks (401/403 where an edit token, a carnet key, a campaign's join
     # code or token is checked, in a header, the query, a cookie or a body), per client...

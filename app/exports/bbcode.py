@@ -1,15 +1,6 @@
 """BBCode for phpBB-style forums. User text can never open or close a tag."""
 
-from app.exports.common import (
-    Origins,
-    cost_text,
-    issue_text,
-    one_line,
-    origin_of,
-    origin_text,
-    total_text,
-    validity_text,
-)
+from app.exports.common import Origins, issue_text, one_line, total_text, validity_text, walk
 from app.systems.base import RosterSummary
 
 INVALID_COLOUR = "#c0392b"
@@ -26,13 +17,9 @@ def to_bbcode(summary: RosterSummary, url: str, origins: Origins | None = None) 
     if invalid := validity_text(summary):
         out.append(f"[color={INVALID_COLOUR}][b]{invalid}[/b][/color]")
     out.append("")
-    group: str | None = None
-    seen: set[int] = set()
-    for line in summary.lines:
-        if line.group != group and line.group is not None:
-            out.append(f"[u]{escape(line.group)}[/u]")
-        group = line.group
-        cost = cost_text(line, summary)
+    for opens, line, cost, origin in walk(summary, origins):
+        if opens is not None:
+            out.append(f"[u]{escape(opens)}[/u]")
         out.append(f"[b]{line.count} × {escape(line.title)}[/b]" + (f" — {cost}" if cost else ""))
         badges = ", ".join(
             f"[color={b.colour}]{escape(b.text)}[/color]" if b.colour else escape(b.text)
@@ -43,8 +30,8 @@ def to_bbcode(summary: RosterSummary, url: str, origins: Origins | None = None) 
             details.append(badges)
         if details:
             out.append(" — ".join(details))
-        if origin := origin_of(line, origins, seen):
-            label, link = escape(origin_text(origin[0])), origin[1]
+        if origin:
+            label, link = escape(origin[0]), origin[1]
             out.append(f"[i]{label}[/i] — [url={link}]{escape(link)}[/url]")
         out += [f"[i]Règle maison : {escape(rule)}[/i]" for rule in line.house_rules]
         out += [f"[i]{escape(issue_text(i))}[/i]" for i in line.issues]

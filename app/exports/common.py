@@ -1,7 +1,8 @@
 """What every export writes the same way: the totals line, the per-entry cost, clean text."""
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
 
 from app.systems.base import Amount, Budget, Issue, RosterSummary, SummaryLine
 
@@ -89,3 +90,24 @@ def origin_of(line: SummaryLine, origins: Origins | None, seen: set[int]) -> tup
 
 def origin_text(label: str) -> str:
     return f"Livre : {label}"
+
+
+class Walked(NamedTuple):
+    """One line as every export walks it."""
+
+    opens: str | None  # the group this line opens, if it opens one
+    line: SummaryLine
+    cost: str  # cost_text, "" when the line shows none
+    origin: tuple[str, str] | None  # (« Livre : … », the link), on an entry's first line
+
+
+def walk(summary: RosterSummary, origins: Origins | None) -> Iterator[Walked]:
+    """The summary's lines in order, each with the group it opens, its cost and its origin."""
+    group: str | None = None
+    seen: set[int] = set()
+    for line in summary.lines:
+        opens = line.group if line.group != group and line.group is not None else None
+        group = line.group
+        origin = origin_of(line, origins, seen)
+        told = (origin_text(origin[0]), origin[1]) if origin else None
+        yield Walked(opens, line, cost_text(line, summary), told)

@@ -5,16 +5,7 @@ Only what CommonMark may read as markup is escaped, where it may: "SG-1" stays "
 
 import re
 
-from app.exports.common import (
-    Origins,
-    cost_text,
-    issue_text,
-    one_line,
-    origin_of,
-    origin_text,
-    total_text,
-    validity_text,
-)
+from app.exports.common import Origins, issue_text, one_line, total_text, validity_text, walk
 from app.systems.base import RosterSummary
 
 # Anywhere in a line: code spans, emphasis, links and images, HTML and autolinks (both
@@ -52,20 +43,16 @@ def to_markdown(summary: RosterSummary, url: str, origins: Origins | None = None
     if invalid := validity_text(summary):
         out += ["", f"**{invalid}**"]
     out.append("")
-    group: str | None = None
-    seen: set[int] = set()
-    for line in summary.lines:
-        if line.group != group and line.group is not None:
-            out += ["", f"## {escape(line.group)}", ""]
-        group = line.group
-        cost = cost_text(line, summary)
+    for opens, line, cost, origin in walk(summary, origins):
+        if opens is not None:
+            out += ["", f"## {escape(opens)}", ""]
         head = f"- **{line.count} × {escape(line.title)}**" + (f" — {cost}" if cost else "")
         more = []
         details = [d for d in line.details if d] + [b.text for b in line.badges]
         if details:
             more.append(escape(" — ".join(details), line_start=True))
-        if origin := origin_of(line, origins, seen):
-            more.append(f"{escape(origin_text(origin[0]), line_start=True)} — <{origin[1]}>")
+        if origin:
+            more.append(f"{escape(origin[0], line_start=True)} — <{origin[1]}>")
         more += [f"*Règle maison : {escape(rule)}*" for rule in line.house_rules]
         more += [f"*{escape(issue_text(i))}*" for i in line.issues]
         out += _entry(head, more)

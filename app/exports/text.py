@@ -1,15 +1,6 @@
 """Plain text, for e-mail or a chat."""
 
-from app.exports.common import (
-    Origins,
-    cost_text,
-    issue_text,
-    one_line,
-    origin_of,
-    origin_text,
-    total_text,
-    validity_text,
-)
+from app.exports.common import Origins, issue_text, one_line, total_text, validity_text, walk
 from app.systems.base import RosterSummary
 
 
@@ -22,19 +13,15 @@ def to_text(summary: RosterSummary, url: str, origins: Origins | None = None) ->
     if invalid := validity_text(summary):
         out.append(invalid)
     out.append("")
-    group: str | None = None
-    seen: set[int] = set()
-    for line in summary.lines:
-        if line.group != group and line.group is not None:
-            out += ["", one_line(line.group) + " :"]
-        group = line.group
-        cost = cost_text(line, summary)
+    for opens, line, cost, origin in walk(summary, origins):
+        if opens is not None:
+            out += ["", one_line(opens) + " :"]
         out.append(f"{line.count} x {one_line(line.title)}" + (f" - {cost}" if cost else ""))
         details = [one_line(d) for d in line.details if d] + [b.text for b in line.badges]
         if details:
             out.append("    " + " - ".join(details))
-        if origin := origin_of(line, origins, seen):
-            out.append(f"    {one_line(origin_text(origin[0]))} - {origin[1]}")
+        if origin:
+            out.append(f"    {one_line(origin[0])} - {origin[1]}")
         out += [f"    Règle maison : {one_line(rule)}" for rule in line.house_rules]
         out += [f"    {one_line(issue_text(i))}" for i in line.issues]
     out += [f"{one_line(extra.label)} - {extra.points} pts" for extra in summary.extras]

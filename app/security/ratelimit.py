@@ -35,18 +35,16 @@ log = logging.getLogger("caserne.ratelimit")
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits in force, in the `limits` notation ("30/minute;200/hour"; "" = none)."""
+    """The limits in force, in the `limits` notation ("30/minute;200/hour"; "" = none): the
+    settings' rate_limit_* (app/settings.py holds their defaults and what each counts)."""
 
-    create: str = "30/minute;200/hour"
-    share: str = "30/minute;200/hour"
-    write: str = "120/minute;2000/hour"
-    key: str = "10/minute;30/hour"
-    failed_auth: str = "20/minute;100/hour"
-    failed_auth_roster: str = "30/minute;200/hour"
-    # KiB of JSON documents stored (rosters, shares, books, ledgers), per client: what the
-    # counted routes store, charged once each has answered (a copy of a 504 KB book is
-    # ~490 KiB): 16 MiB a minute, 128 MiB an hour.
-    stored: str = "16384/minute;131072/hour"
+    create: str
+    share: str
+    write: str
+    key: str
+    failed_auth: str
+    failed_auth_roster: str
+    stored: str  # KiB of JSON documents stored, charged once each counted route has answered
 
 
 # Limits whose windows are fixed rather than moving: the byte budget is charged hundreds

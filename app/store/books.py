@@ -1,7 +1,6 @@
 """Reading and writing army books and their published versions. Keyword-only arguments,
 one code path for both databases."""
 
-import secrets
 from typing import Any
 
 from sqlalchemy import update
@@ -10,7 +9,7 @@ from sqlmodel import Session, col, select
 from app.store import deferred, no_row_has
 from app.store.carnets import rows_changed
 from app.store.models import Book, BookShare, utcnow
-from app.store.rosters import StaleVersion, hash_token, insert_at_free_code, new_token
+from app.store.rosters import StaleVersion, create_held, insert_at_free_code
 
 __all__ = [
     "StaleVersion",
@@ -29,19 +28,8 @@ __all__ = [
 def create_book(
     *, session: Session, system: str, name: str, document: dict[str, Any], carnet_id: str | None
 ) -> tuple[Book, str]:
-    token = new_token()
-    book = Book(
-        id=secrets.token_hex(12),
-        system=system,
-        name=name,
-        document=document,
-        token_hash=hash_token(token),
-        carnet_id=carnet_id,
-    )
-    session.add(book)
-    session.commit()
-    session.refresh(book)
-    return book, token
+    fields = {"system": system, "name": name, "document": document, "carnet_id": carnet_id}
+    return create_held(session, Book, **fields)
 
 
 def get_book(*, session: Session, book_id: str) -> Book | None:

@@ -44,21 +44,27 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def stamped() -> Any:
+    """A moment column (timezone-aware, required), now by default: a fresh Column each call."""
+    return Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+def json_document() -> Any:
+    """A required JSON document column (JsonDocument: JSONB on PostgreSQL)."""
+    return Field(sa_column=Column(JsonDocument, nullable=False))
+
+
 class Roster(SQLModel, table=True):
     """A draft: readable and writable only with its edit token."""
 
     id: str = Field(primary_key=True, max_length=32)
     system: str = Field(max_length=32, index=True)
     name: str = Field(default="", max_length=100)
-    document: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    document: dict[str, Any] = json_document()
     version: int = Field(default=1)
     token_hash: str = Field(max_length=64)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
-    updated_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
+    updated_at: datetime = stamped()
     # What « Mes listes » shows of the list (budgets, totals, validity), computed at each
     # save with the catalogue version it was computed with: a library view reads it and
     # never validates a list (app/carnet_service.py, card()).
@@ -72,12 +78,8 @@ class Carnet(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=32)
     key_hash: str = Field(max_length=64, unique=True)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
-    key_changed_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
+    key_changed_at: datetime = stamped()
 
 
 class CarnetRoster(SQLModel, table=True):
@@ -96,9 +98,7 @@ class CarnetRoster(SQLModel, table=True):
         )
     )
     kind: str = Field(default="roster", max_length=16)
-    added_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    added_at: datetime = stamped()
 
 
 class Share(SQLModel, table=True):
@@ -119,9 +119,7 @@ class Share(SQLModel, table=True):
     # Compressed (zlib of the compact JSON, app/store/compressed.py): revision 0008.
     snapshot: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
     etag: str = Field(max_length=64)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
     # The last day (UTC) its page, an export or the API showed it, written at most once a
     # day (app/store/retention.py); null: not viewed since it was made (or since 0008,
     # which set the day of the upgrade on every share it found). `caserne prune` reads it.
@@ -135,9 +133,7 @@ class ShareGone(SQLModel, table=True):
     __tablename__ = "share_gone"
 
     code: str = Field(primary_key=True, max_length=16)
-    gone_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    gone_at: datetime = stamped()
 
 
 class Book(SQLModel, table=True):
@@ -149,7 +145,7 @@ class Book(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=32)
     system: str = Field(max_length=32, index=True)
     name: str = Field(default="", max_length=100)
-    document: dict[str, Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    document: dict[str, Any] = json_document()
     version: int = Field(default=1)
     token_hash: str = Field(max_length=64)
     carnet_id: str | None = Field(
@@ -158,12 +154,8 @@ class Book(SQLModel, table=True):
             String(32), ForeignKey("carnet.id", ondelete="SET NULL"), nullable=True, index=True
         ),
     )
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
-    updated_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
+    updated_at: datetime = stamped()
 
 
 class BookShare(SQLModel, table=True):
@@ -180,9 +172,7 @@ class BookShare(SQLModel, table=True):
     system: str = Field(max_length=32)
     snapshot: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
     etag: str = Field(max_length=64)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
 
 
 class Campaign(SQLModel, table=True):
@@ -198,9 +188,7 @@ class Campaign(SQLModel, table=True):
     # The join code itself, for the organiser's page (it only lets a list join; the
     # organiser's token stays hashed). Null for a campaign made before revision 0006.
     join_code: str | None = Field(default=None, max_length=64)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()
 
 
 class CampaignGang(SQLModel, table=True):
@@ -218,9 +206,7 @@ class CampaignGang(SQLModel, table=True):
             String(32), ForeignKey("roster.id", ondelete="CASCADE"), primary_key=True, index=True
         )
     )
-    joined_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    joined_at: datetime = stamped()
 
 
 class CarnetCampaign(SQLModel, table=True):
@@ -236,9 +222,7 @@ class CarnetCampaign(SQLModel, table=True):
             String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True
         )
     )
-    added_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    added_at: datetime = stamped()
 
 
 class Battle(SQLModel, table=True):
@@ -266,8 +250,8 @@ class Battle(SQLModel, table=True):
         default=None, sa_column=Column(JsonDocument, nullable=True)
     )
     notes: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
-    fighters: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
-    recruits: list[Any] = Field(sa_column=Column(JsonDocument, nullable=False))
+    fighters: list[Any] = json_document()
+    recruits: list[Any] = json_document()
     corrects: int | None = Field(default=None)
     # Indexed (revision 0008): `caserne prune` asks of every share whether a line names it.
     share_code: str = Field(max_length=16, index=True)
@@ -280,6 +264,4 @@ class Battle(SQLModel, table=True):
         default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
     )
     confirms_id: int | None = Field(default=None)
-    created_at: datetime = Field(
-        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False)
-    )
+    created_at: datetime = stamped()

@@ -23,6 +23,7 @@ CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 CODE_LENGTH = 8
 
 RowT = TypeVar("RowT", Share, BookShare)
+HeldT = TypeVar("HeldT", Roster, Book)
 
 
 class StaleVersion(Exception):
@@ -47,6 +48,16 @@ def token_matches(holder: Roster | Book, token: str | None) -> bool:
     return token is not None and hmac.compare_digest(holder.token_hash, hash_token(token))
 
 
+def create_held(session: Session, model: type[HeldT], **fields: Any) -> tuple[HeldT, str]:
+    """A new roster or book (`fields`) with a fresh id and edit token, stored; with the token."""
+    token = new_token()
+    row = model(id=secrets.token_hex(12), token_hash=hash_token(token), **fields)
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row, token
+
+
 def create_roster(
     *,
     session: Session,
@@ -55,19 +66,7 @@ def create_roster(
     document: dict[str, Any],
     card: dict[str, Any] | None = None,
 ) -> tuple[Roster, str]:
-    token = new_token()
-    roster = Roster(
-        id=secrets.token_hex(12),
-        system=system,
-        name=name,
-        document=document,
-        token_hash=hash_token(token),
-        card=card,
-    )
-    session.add(roster)
-    session.commit()
-    session.refresh(roster)
-    return roster, token
+    return create_held(session, Roster, system=system, name=name, document=document, card=card)
 
 
 def get_roster(*, session: Session, roster_id: str) -> Roster | None:

@@ -13,6 +13,7 @@ from app.db import SessionDep
 from app.exports.books import present_unpublished
 from app.systems.books import BookDocument, units_in_entries
 from app.urls import public_base
+from app.web.book_picks import add_unit_of_book
 from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
 from app.web.render import html_error, render
 from app.web.system_pages import pages_of
@@ -108,14 +109,7 @@ def add_to_list(
 ) -> Response:
     """The unit into a list (the one chosen, or a new one), copied with its origin: the
     book's published version (published now if the book changed since) and its id."""
-    books = BookService(session, request.app.state.systems)
-    unit = next((u for u in books.document(book).units if u.id == unit_id), None)
-    if unit is None:
-        return html_error(request, 404, "Cette unité n'est pas dans le livre.")
-    share, _new = books.publish(book)
-    return pages_of(request)[book.system].add_book_unit(
-        request, session, form, unit, share.code, chosen
-    )
+    return add_unit_of_book(request, session, form, book, unit_id, chosen)
 
 
 @router.post("/a/{code}/dupliquer")

@@ -11,11 +11,11 @@ from app.book_service import BookService
 from app.db import SessionDep
 from app.deps import Rosters
 from app.systems.inputs import is_digits
+from app.web.book_picks import add_unit_of_book
 from app.web.deps import EditableRoster, FormDep
 from app.web.editor_view import editor
 from app.web.forms import bounded_json
 from app.web.render import html_error
-from app.web.system_pages import pages_of
 from app.web.toolkit import editable_book, roster_session, systems_of
 
 router = APIRouter(include_in_schema=False)
@@ -65,13 +65,7 @@ def add_from_book(
     with its origin, as the book's page does (the book published first if changed)."""
     book_id, _, unit_id = str(form.get("book-unit", ""))[:130].partition("/")
     book = editable_book(request, session, book_id, roster.system)
-    books = BookService(session, systems_of(request))
-    unit = next((u for u in books.document(book).units if u.id == unit_id), None)
-    if unit is None:
-        return html_error(request, 404, "Cette unité n'est pas dans le livre.")
-    share, _new = books.publish(book)
-    pages = pages_of(request)[roster.system]
-    return pages.add_book_unit(request, session, form, unit, share.code, roster)
+    return add_unit_of_book(request, session, form, book, unit_id, roster)
 
 
 @router.post("/r/{roster_id}/livres/annuler")

@@ -17,6 +17,16 @@ from app.systems.inputs import is_digits
 from app.web.forms import int_or_raw, json_object
 
 
+@dataclass(frozen=True)
+class BookPick:
+    """An army book's unit going into a list: the unit (a BookUnit), the code of the book's
+    published version it is copied from, and the list chosen (None: a new one)."""
+
+    unit: Any
+    code: str
+    chosen: Roster | None
+
+
 class SystemForms(Protocol):
     """The form fields a system adds to the roster editor (its `SystemPages` subclass, in
     app/systems/<id>/web.py)."""
@@ -47,13 +57,7 @@ class SystemForms(Protocol):
     def add_refusal(self, form: FormData) -> dict[str, str]: ...
 
     def add_book_unit(
-        self,
-        request: Request,
-        session: Session,
-        form: FormData,
-        unit: Any,
-        code: str,
-        chosen: Roster | None,
+        self, request: Request, session: Session, form: FormData, pick: BookPick
     ) -> Response: ...
 
 

@@ -25,6 +25,7 @@ from app.db import SessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import ChosenRoster, FormDep
+from app.web.editor_form import BookPick
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
 from app.web.targets import EditedEntry, Target, edited_entry, target_of
@@ -248,22 +249,17 @@ class SystemPages(Generic[SystemT]):
             return self.add_created(request, session, form, chosen)
 
     def add_book_unit(
-        self,
-        request: Request,
-        session: Session,
-        form: FormData,
-        unit: Any,
-        code: str,
-        chosen: Roster | None,
+        self, request: Request, session: Session, form: FormData, pick: BookPick
     ) -> Response:
-        """An army book's unit (a BookUnit) into a list, copied with its origin: the
-        published version `code` and the unit's id (api-v1.md « Army books »)."""
+        """An army book's unit into a list, copied with its origin: the published version
+        `pick.code` and the unit's id (api-v1.md « Army books »)."""
+        unit = pick.unit
         entry = {
             "custom": unit.definition,
             "name": unit.name,
-            "source": {"book": code, "unit": unit.id},
+            "source": {"book": pick.code, "unit": unit.id},
         }
-        return add_entry_to_roster(request, session, self.system, form, entry, chosen)
+        return add_entry_to_roster(request, session, self.system, form, entry, pick.chosen)
 
     def book_unit_page(self, request: Request, session: Session, unit_id: str) -> Response:
         """The creator showing one unit of the browser's book (`?livre=&unite=`), to save it

@@ -9,7 +9,16 @@ from pydantic import BaseModel, Field, create_model
 
 from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import NO_STORE, UtcDatetime
-from app.api.v1.deps import Authorization, EditableRoster, IfMatchDep, Rosters, bearer
+from app.api.v1.deps import (
+    IF_MATCH_PROBLEMS,
+    TOO_HEAVY,
+    Authorization,
+    EditableRoster,
+    IfMatchDep,
+    Rosters,
+    bearer,
+    told,
+)
 from app.book_service import BookService
 from app.book_units import Updates
 from app.db import SessionDep
@@ -23,12 +32,11 @@ from app.urls import public_base
 
 __all__ = ["books_router", "roster_update_routes"]
 
-BOOK_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "No edit token (or carnet key)."},
-    403: {"model": Problem, "description": "Wrong edit token (or carnet key)."},
-    404: {"model": Problem, "description": "No such book."},
-}
-TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
+BOOK_PROBLEMS = told(
+    (401, "No edit token (or carnet key)."),
+    (403, "Wrong edit token (or carnet key)."),
+    (404, "No such book."),
+)
 # A published version never changes, but its `latest` does: caches keep it this long.
 LATEST_MAX_AGE = 60
 
@@ -138,8 +146,7 @@ def _book_routes(router: APIRouter, book_in: Any) -> None:
         status_code=201,
         response_model=BookCreated,
         responses={
-            403: {"model": Problem, "description": "Wrong carnet key."},
-            404: {"model": Problem, "description": "No such carnet."},
+            **told((403, "Wrong carnet key."), (404, "No such carnet.")),
             413: TOO_HEAVY,
             422: {"model": Problem},
         },
@@ -182,10 +189,9 @@ def _replace_routes(router: APIRouter, book_in: Any) -> None:
         response_model=BookOut,
         responses={
             **BOOK_PROBLEMS,
-            409: {"model": Problem, "description": "Stale version: nothing changed."},
+            **IF_MATCH_PROBLEMS,
             413: TOO_HEAVY,
             422: {"model": Problem},
-            428: {"model": Problem, "description": "If-Match missing."},
         },
         summary="Replace a book (edit token and If-Match: <version>)",
         operation_id="replace_book",
@@ -282,9 +288,8 @@ def roster_update_routes(
         response_model=roster_out_model,
         responses={
             **BOOK_PROBLEMS,
-            409: {"model": Problem, "description": "Stale version: nothing changed."},
+            **IF_MATCH_PROBLEMS,
             422: {"model": Problem},
-            428: {"model": Problem, "description": "If-Match missing."},
         },
         summary="Apply the updates (all, or those at `paths`): the updated roster",
         operation_id="apply_roster_updates",

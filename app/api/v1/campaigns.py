@@ -18,6 +18,7 @@ from app.api.v1.deps import (
     EditableRoster,
     bearer,
     parse_version,
+    told,
 )
 from app.campaigns.models import (
     BattleIn,
@@ -59,11 +60,6 @@ IfMatch = Annotated[
 
 
 router = APIRouter(prefix="/api/v1", tags=["campaigns"])
-
-
-def told(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
-    """A route's problem answers for its OpenAPI `responses`: each status, what it means."""
-    return {status: {"model": Problem, "description": text} for status, text in answers}
 
 
 def line_ref(row: Battle) -> LineRef:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, BaseModel, Field
 
-from app.api.v1.deps import CarnetDep, Carnets, Rosters
+from app.api.v1.deps import TOO_HEAVY, CarnetDep, Carnets, Rosters, told
 from app.dates import as_utc
 from app.problems import Problem
 from app.roster_service import RosterService, TokenRefused
@@ -18,11 +18,11 @@ from app.urls import public_base
 
 # An answer that carries a secret (an edit token, a carnet key) is kept by no cache.
 NO_STORE = "no-store"
-KEY_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "No carnet key."},
-    403: {"model": Problem, "description": "Wrong carnet key (or one changed since)."},
-    404: {"model": Problem, "description": "No such carnet."},
-}
+KEY_PROBLEMS = told(
+    (401, "No carnet key."),
+    (403, "Wrong carnet key (or one changed since)."),
+    (404, "No such carnet."),
+)
 
 
 # A stored instant with its zone (SQLite gives naive datetimes, which are UTC here): every
@@ -125,7 +125,7 @@ def _roster_routes(
         responses={
             **KEY_PROBLEMS,
             409: {"model": Problem, "description": "The carnet is full."},
-            413: {"model": Problem, "description": "Too heavy: nothing stored."},
+            413: TOO_HEAVY,
             422: {"model": Problem},
         },
         summary="Store a roster in the carnet (as create_roster, and the carnet holds it)",
@@ -150,9 +150,11 @@ def _roster_routes(
         tags=["carnets"],
         responses={
             **KEY_PROBLEMS,
-            403: {"model": Problem, "description": "Wrong carnet key or wrong edit token."},
-            404: {"model": Problem, "description": "No such carnet or roster."},
-            409: {"model": Problem, "description": "The carnet is full."},
+            **told(
+                (403, "Wrong carnet key or wrong edit token."),
+                (404, "No such carnet or roster."),
+                (409, "The carnet is full."),
+            ),
         },
         summary="Put an existing roster in the carnet (its edit token in the body)",
         operation_id="adopt_carnet_roster",

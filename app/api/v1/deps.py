@@ -40,11 +40,16 @@ def _carnet(carnet_id: str, session: SessionDep, authorization: Authorization = 
 EditableRoster = Annotated[Roster, Depends(_roster)]
 CarnetDep = Annotated[Carnet, Depends(_carnet)]
 
-AUTH_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "No edit token."},
-    403: {"model": Problem, "description": "Wrong edit token."},
-    404: {"model": Problem, "description": "No such roster."},
-}
+
+def told(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """A route's problem answers for its OpenAPI `responses`: each status, what it means."""
+    return {status: {"model": Problem, "description": text} for status, text in answers}
+
+
+AUTH_PROBLEMS = told((401, "No edit token."), (403, "Wrong edit token."), (404, "No such roster."))
+TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
+# A replacement under If-Match (books): the answers its version check gives.
+IF_MATCH_PROBLEMS = told((409, "Stale version: nothing changed."), (428, "If-Match missing."))
 
 # If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
 # tag (W/"3") is read, to be refused with 412 rather than 422.

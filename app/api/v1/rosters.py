@@ -15,6 +15,7 @@ from app.api.v1.books import roster_update_routes
 from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
 from app.api.v1.deps import (
     AUTH_PROBLEMS,
+    TOO_HEAVY,
     VERSION_PATTERN,
     EditableRoster,
     IfMatchDep,
@@ -32,7 +33,6 @@ from app.store.retention import record_view
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
-TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
 # AUTH_PROBLEMS, VERSION_PATTERN and parse_version live in app/api/v1/deps.py; named here
 # too for api/v1/campaigns.py, which imports them from this module.
 __all__ = ["AUTH_PROBLEMS", "VERSION_PATTERN", "parse_version", "rosters_router"]

@@ -37,6 +37,7 @@ from app.systems.infinity.models import (
     InfinityCostRequest,
 )
 from app.web.deps import ChosenRoster, FormDep
+from app.web.editor_form import BookPick
 from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
 from app.web.system_pages import SystemPages
@@ -252,17 +253,12 @@ class InfinityPages(SystemPages[InfinitySystem]):
         return added_to(request, self.system, form, roster)
 
     def add_book_unit(
-        self,
-        request: Request,
-        session: Session,
-        form: FormData,
-        unit: Any,
-        code: str,
-        chosen: Roster | None,
+        self, request: Request, session: Session, form: FormData, pick: BookPick
     ) -> Response:
         """A book's trooper into the list's own troopers (`extras.units`) with its origin,
         and an entry of the option chosen on the book's page."""
-        trooper = {**unit.definition, "source": {"book": code, "unit": unit.id}}
+        unit = pick.unit
+        trooper = {**unit.definition, "source": {"book": pick.code, "unit": unit.id}}
         try:
             body = InfinityCostRequest.model_validate(
                 {"unit": trooper, "option": form_text(form, "option", 60)}
@@ -273,7 +269,7 @@ class InfinityPages(SystemPages[InfinitySystem]):
             )
         group = int_or_raw(form.get("group"))
         values = {"group": group if isinstance(group, int) and 1 <= group <= 100 else 1}
-        return self.add_trooper(request, session, form, body, values, chosen)
+        return self.add_trooper(request, session, form, body, values, pick.chosen)
 
     def catalogue_ids(self) -> set[str]:
         return set(self.context()["units"])
