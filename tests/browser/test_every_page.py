@@ -5,15 +5,36 @@ tour per registered system and one of the pages of no system. (It holds what
 test_pages_fit.py's axe and phone-width tours checked.)"""
 
 import re
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.settings import Settings
+from tests.browser.conftest import serving
 from tests.browser.helpers import DESKTOP, PHONE, csp_refusals, open_new_list, run_axe
 from tests.conftest import SYSTEMS
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def live_server(database_url: str) -> Iterator[str]:
+    """The tour's own server: it makes some forty lists and sixty adds in a minute or two, more
+    than the rate limits let one client do (30 creations a minute); on a quiet machine a
+    limit then refused an add or a share and the tour failed. The limits have their own
+    tests (tests/security, tests/browser/test_rate_limited_editor.py)."""
+    unlimited = Settings(
+        database_url=database_url,
+        rate_limit_create="",
+        rate_limit_share="",
+        rate_limit_write="",
+        rate_limit_stored="",
+    )
+    with serving(unlimited) as url:
+        yield url
+
 
 # What a player can get wrong in each creator: a value it refuses typed in a number field,
 # or (where every field is a choice) choices the rules flag.
@@ -30,18 +51,20 @@ def long_list(page: Page, system: str) -> None:
     """A new list of 12 entries: each row folds its profile and options (« Profil et
     options »)."""
     open_new_list(page, system)
-    for _ in range(12):
-        with page.expect_response(lambda r: r.request.method == "POST"):
-            page.locator("#add").click()
-        page.wait_for_timeout(150)
+    rows = page.locator("tr.entry")
+    for added in range(1, 13):
+        page.locator("#add").click()
+        # Each add is drawn before the next click (a click on a form being redrawn under
+        # load can land on the old one): the rows say when.
+        expect(rows).to_have_count(added)
     page.reload()
     assert page.locator("details.entry-more").count() == 12
 
 
 def share_of(page: Page, editor: str) -> str:
     page.goto(editor)
-    page.locator("#share").click()
-    page.wait_for_url(re.compile(r"/s/[A-Za-z0-9_-]+$"))
+    with page.expect_navigation(url=re.compile(r"/s/[A-Za-z0-9_-]+$"), timeout=30_000):
+        page.locator("#share").click()
     return urlsplit(page.url).path
 
 
