@@ -121,6 +121,19 @@ def test_toy_plays_through_its_play_traits(toy_client: TestClient) -> None:
     assert 'id="score"' not in game and "<h2>Chances</h2>" not in game
 
 
+def test_toy_play_sheet_quotes_its_rule_text(toy_client: TestClient) -> None:
+    """Its sheet.toml: the captain's rule quoted from the toy's rule text, its profile as a
+    table, the score table as a quick reference."""
+    document = {"system": "toy", "name": "Plomb", "entries": [{"unit": "capitaine"}]}
+    body = toy_client.post("/api/v1/rosters", json=document).json()
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    code = toy_client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth).json()["code"]
+    sheet = toy_client.get(f"/s/{code}/feuille").text
+    assert "relève une figurine renversée à moins de 10 cm" in sheet
+    assert "Drapeau pris" in sheet and "Fin de la partie" in sheet
+    assert "regles-jouet.fr.txt" in sheet
+
+
 def test_summaries_show_each_group_once(systems: dict[str, Any]) -> None:
     """Entries of one combat group sent apart are read together, in first-seen order."""
     infinity = systems["infinity"]

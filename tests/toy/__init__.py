@@ -51,6 +51,9 @@ class ToySystem(CatalogueSystem[ToyData, ToyFigure, ToyRosterBase, ToyScore, Toy
             costed, name = self.cost(entry.custom), entry.name or "Figurine"
         return entry_result(name, entry.count, costed, f"entries[{index}].custom")
 
+    def rules(self, entry: ToyEntryBase) -> list[str]:
+        return list(self.data.unit(entry.unit).rules) if entry.unit is not None else []
+
     def validate(self, roster: ToyRosterBase, /) -> ToyResult:
         entries = [
             self._entries((json_key(entry), index), partial(self.entry, entry, index))
@@ -93,7 +96,7 @@ class ToySystem(CatalogueSystem[ToyData, ToyFigure, ToyRosterBase, ToyScore, Toy
 
     def summary_lines(self, roster: ToyRosterBase, result: ToyResult) -> list[SummaryLine]:
         return [
-            self._lines((json_key(entry), index), partial(line, entry_result_))
+            self._lines((json_key(entry), index), partial(line, entry_result_, self.rules(entry)))
             for index, (entry, entry_result_) in enumerate(
                 zip(roster.entries, result.entries, strict=True)
             )

@@ -24,6 +24,7 @@ class ToyUnitData(CatalogueModel):
     name: str
     strength: int
     points: int  # as printed
+    rules: tuple[str, ...] = ()  # what its play sheet card explains (data/sheet.toml)
 
 
 class ToyExampleData(ExampleData):

@@ -24,13 +24,14 @@ class ToyCatalogue(CatalogueOut):
     examples: list[ToyExampleOut]
 
 
-def line(result: Any) -> SummaryLine:
-    """The summary line of one entry's result (an EntryResult[ToyDerived])."""
+def line(result: Any, rules: list[str]) -> SummaryLine:
+    """The summary line of one entry's result (an EntryResult[ToyDerived]) and its unit's
+    rules."""
     return SummaryLine(
         name=result.name,
         count=result.count,
         points_each=result.unit_points,
         points=result.points,
-        details=[f"Force {result.derived.strength}"],
+        details=[f"Force {result.derived.strength}", *([", ".join(rules)] if rules else [])],
         issues=result.issues,
     )
