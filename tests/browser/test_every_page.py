@@ -16,8 +16,7 @@ from tests.conftest import SYSTEMS
 pytestmark = pytest.mark.browser
 
 # What a player can get wrong in each creator: a value it refuses typed in a number field,
-# or (where every field is a choice) choices the rules flag. A system not listed: its
-# creator's first number field with a maximum, one past it (`bad_creator_value`).
+# or (where every field is a choice) choices the rules flag.
 BAD_CREATOR_VALUE = {
     "dcsystem": ("check", "input[name=items][value=elite], input[name=items][value=fragile]"),
     "nolimits": ("#p-AC", "99"),
@@ -25,14 +24,6 @@ BAD_CREATOR_VALUE = {
     "bastos": ("select", "#rep=6"),
     "necrowarzone": ("#light-wounds", "50"),
 }
-
-
-def bad_creator_value(page: Page, system: str) -> tuple[str, str]:
-    if system in BAD_CREATOR_VALUE:
-        return BAD_CREATOR_VALUE[system]
-    bounded = page.locator("#creator input[type=number][max]").first
-    field = f"#{bounded.get_attribute('id')}"
-    return field, str(int(bounded.get_attribute("max") or "0") + 1)
 
 
 def long_list(page: Page, system: str) -> None:
@@ -84,6 +75,16 @@ class Tour:
         assert self.found == {}, "\n".join(f"{name}: {v}" for name, v in self.found.items())
         assert self.wide == {}
         assert self.refused == []
+
+
+def bad_creator_value(page: Page, system: str) -> tuple[str, str]:
+    """`BAD_CREATOR_VALUE` of a system listed there; of any other, its creator's first
+    number field that has a maximum, one past it."""
+    if system in BAD_CREATOR_VALUE:
+        return BAD_CREATOR_VALUE[system]
+    bounded = page.locator("#creator input[type=number][max]").first
+    field = f"#{bounded.get_attribute('id')}"
+    return field, str(int(bounded.get_attribute("max") or "0") + 1)
 
 
 def system_pages(tour: Tour, system: str) -> None:
