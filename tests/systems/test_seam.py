@@ -176,3 +176,36 @@ def test_infinity_says_over_points_limit_as_every_system() -> None:
 
     assert roster.over_points_limit is over_points_limit
     assert not hasattr(roster, "points_issues")
+
+
+def test_toy_battle_counts_its_score_xp_and_courage(toy_client: TestClient) -> None:
+    """Its campaign traits (tests/toy/spec.py): a battle scores through its score engine,
+    gives XP and raises the profile's courage; the catalogue captain becomes the player's
+    own figure with the same strength."""
+    document = {"system": "toy", "name": "Plomb", "entries": [{"unit": "capitaine"}]}
+    gang = toy_client.post("/api/v1/rosters", json=document).json()
+    fighter = {"entry": 0, "xp": 3, "changes": [{"stat": "courage", "by": 1, "cause": "Brave"}]}
+    recorded = toy_client.post(
+        f"/api/v1/rosters/{gang['id']}/battles",
+        json={
+            "date": "2026-12-01",
+            "opponent": "Les Bleus",
+            "result": "win",
+            "score": {"knocked_over": 2, "flag": True},
+            "fighters": [fighter],
+        },
+        headers={"Authorization": f"Bearer {gang['edit_token']}", "If-Match": '"1"'},
+    )
+    assert recorded.status_code == 201, recorded.text
+    entry = recorded.json()["roster"]["entries"][0]
+    assert entry["custom"] == {"strength": 5, "profile": {"courage": 1}, "xp": 3}
+    battles = toy_client.get(
+        f"/api/v1/rosters/{gang['id']}/battles",
+        headers={"Authorization": f"Bearer {gang['edit_token']}"},
+    ).json()["battles"]
+    assert battles[0]["points"] == 5
+    # Its edit link hands the list to this browser, whose gang page asks the toy's score.
+    edit = gang["edit_url"].removeprefix("http://testserver")
+    assert toy_client.get(edit, headers={"Sec-Fetch-Site": "none"}).status_code == 200
+    page = toy_client.get(f"/r/{gang['id']}/campagne", headers={"Sec-Fetch-Site": "same-origin"})
+    assert page.status_code == 200 and 'name="knocked_over"' in page.text

@@ -10,11 +10,12 @@ from app.systems.catalogued import RosterBase
 
 
 class ToyProfile(BaseModel):
-    """What a campaign may raise (CampaignTraits.profile_stats)."""
+    """What a campaign may raise (CampaignTraits.profile_stats). A new figure has none: the
+    campaign ledger counts a stat the stored figure leaves out as 0, not as its default."""
 
     model_config = INPUT
 
-    courage: integer(0, 10) = 2  # type: ignore[valid-type]
+    courage: integer(0, 10) = 0  # type: ignore[valid-type]
 
 
 class ToyFigure(BaseModel):
