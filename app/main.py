@@ -28,7 +28,7 @@ from app.systems.spec import SystemSpec
 from app.web import pages, site
 from app.web.assets import HashedStaticFiles
 from app.web.deps import CarnetCookies
-from app.web.render import html_error, templates
+from app.web.render import add_system_templates, html_error, templates
 
 
 @asynccontextmanager
@@ -126,6 +126,9 @@ def create_app(
     refusals.install(app, html_error)
     campaign_states.install()  # a gang's dead and retired leave every total (app/hooks.py)
     install_template_globals(templates.env)
+    for spec in specs:
+        if spec.templates_dir is not None:
+            add_system_templates(spec.id, spec.templates_dir)
 
     app.include_router(site.router)  # first, as before: they are tried first
     app.state.pages = pages.system_pages(systems, specs)

@@ -17,6 +17,11 @@ scripts/test), each a process of its own with its own databases.
 
 import os
 import secrets
+
+# The toy system (tests/toy) is registered for the whole session, before the registry is
+# read: every per-system test runs it as it runs the five (docs/systems.md).
+os.environ.setdefault("CASERNE_EXTRA_SYSTEMS", "tests.toy.spec")
+
 import sqlite3
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -44,7 +49,7 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = DATABASE_URL.startswith("postgresql")
 
 # Every registered system, in the registry's order: what each per-system test loops over
-# (a new system gets them all). CASERNE_EXTRA_SYSTEMS=tests.toy.spec adds the toy.
+# (a new system gets them all), the toy included (CASERNE_EXTRA_SYSTEMS, set above).
 SYSTEMS: tuple[str, ...] = tuple(spec.id for spec in registry.SPECS)
 
 

@@ -17,7 +17,7 @@ from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
 from app.systems.play_traits import FigureTraits, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet, load_sheet_data
-from app.systems.spec import TEMPLATES_DIR, SystemSpec
+from app.systems.spec import SystemSpec
 
 T = TypeVar("T")
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*$")
@@ -187,7 +187,7 @@ def _pages(system: AnySystem, spec: SystemSpec) -> list[str]:
         problems.append(f"no catalogue folder {spec.data}")
     if spec.pages is not None:
         for name in spec.pages(system).templates():
-            if not (TEMPLATES_DIR / name).is_file():
+            if not (spec.templates / name.removeprefix(f"systems/{spec.id}/")).is_file():
                 problems.append(f"the pages declare {name}, which does not exist")
     return problems
 

@@ -1,7 +1,7 @@
 """Game systems by id. Registering a system is one line in `SPECS` (docs/systems.md).
 
 CASERNE_EXTRA_SYSTEMS names more modules holding a `SPEC`, separated by commas (the test
-suite registers its toy system, tests/toy/spec.py, with `tests.toy.spec`)."""
+suite registers a system of its own this way: tests/conftest.py)."""
 
 import os
 from importlib import import_module

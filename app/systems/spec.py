@@ -40,7 +40,8 @@ class SystemSpec:
     `pages`: the class serving its pages under /<id>/ (catalogue, creator, score helper,
     the fields the roster editor adds); None serves it through the generic editor and
     share page only. `api`: its own API routes, if any. Its data is read from `data_dir`
-    (default data/systems/<id>/), its templates from templates/systems/<id>/.
+    (default data/systems/<id>/), its templates from `templates_dir` (default
+    templates/systems/<id>/; the pages name them « systems/<id>/<file> » either way).
     `campaign`: what campaigns need of it (app/systems/campaign_traits.py), if anything."""
 
     id: str
@@ -48,6 +49,7 @@ class SystemSpec:
     pages: "type[SystemPages[Any]] | None" = None
     api: ApiExtension | None = None
     data_dir: Path | None = None
+    templates_dir: Path | None = None
     campaign: CampaignTraits | None = None
     # What the play sheet and the mode partie need of it (app/systems/play_traits.py);
     # None: they show the cards alone.
@@ -62,7 +64,7 @@ class SystemSpec:
 
     @property
     def templates(self) -> Path:
-        return TEMPLATES_DIR / "systems" / self.id
+        return self.templates_dir or TEMPLATES_DIR / "systems" / self.id
 
 
 def spec_of(system_id: str) -> SystemSpec:

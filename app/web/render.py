@@ -1,9 +1,11 @@
 """Templates: a page, or one of its blocks alone for HTMX (jinja2-fragments)."""
 
 import re
+from pathlib import Path
 from typing import Any
 
 from fastapi import Request, Response
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from jinja2_fragments.fastapi import Jinja2Blocks
 
 from app.settings import ROOT
@@ -14,10 +16,23 @@ templates = Jinja2Blocks(directory=ROOT / "templates")
 # no longer stats each template's file at every use (the editor's rows include their
 # system's controls, so a save of 50 rows made ~55 stat calls; issue 19).
 templates.env.auto_reload = False
+# A system whose templates live outside templates/systems/<id>/ (`SystemSpec.templates_dir`)
+# has them found under the same names, « systems/<id>/<file> » (add_system_templates).
+_SYSTEM_FOLDERS: dict[str, BaseLoader] = {}
+assert templates.env.loader is not None
+templates.env.loader = ChoiceLoader(
+    [PrefixLoader({"systems": PrefixLoader(_SYSTEM_FOLDERS)}), templates.env.loader]
+)
 templates.env.globals["htmx_version"] = "2.0.11"
 templates.env.globals["idiomorph_version"] = "0.8.0"
 templates.env.globals["static"] = static
 templates.env.globals["asset"] = asset
+
+
+def add_system_templates(system_id: str, folder: Path) -> None:
+    """Templates named « systems/<system_id>/<file> » are read from `folder`."""
+    _SYSTEM_FOLDERS[system_id] = FileSystemLoader(folder)
+
 
 # A reference to the rule text's lines, "(L155-156)", "(L124, L171)" or the end of a
 # parenthesis, "(aucun profil imprimé, L223-238)": kept for those who want it (a tooltip),

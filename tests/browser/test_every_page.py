@@ -100,6 +100,16 @@ class Tour:
         assert self.refused == []
 
 
+def bad_creator_value(page: Page, system: str) -> tuple[str, str]:
+    """`BAD_CREATOR_VALUE` of a system listed there; of any other, its creator's first
+    number field that has a maximum, one past it."""
+    if system in BAD_CREATOR_VALUE:
+        return BAD_CREATOR_VALUE[system]
+    bounded = page.locator("#creator input[type=number][max]").first
+    field = f"#{bounded.get_attribute('id')}"
+    return field, str(int(bounded.get_attribute("max") or "0") + 1)
+
+
 def system_pages(tour: Tour, system: str) -> None:
     """A system's pages: new list, catalogue, creator (and its errors), an example list in
     the editor, a long list, its share page, play sheets and mode partie."""
@@ -110,7 +120,7 @@ def system_pages(tour: Tour, system: str) -> None:
         check(path)
     page.goto(f"/{system}/createur")
     check(f"/{system}/createur")
-    field, value = BAD_CREATOR_VALUE[system]
+    field, value = bad_creator_value(page, system)
     if field == "check":
         for box in page.locator(value).all():
             box.check()

@@ -1,5 +1,6 @@
-"""The seam holds: a toy system defined in tests/toy (one unit, no points, no creator) is
-registered with one line and works end to end with nothing else changed."""
+"""The seam holds: a toy system defined in tests/toy (three priced units, a score, its
+catalogue and creator pages, campaign and play traits) is registered with one line and works
+end to end with nothing else changed."""
 
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -22,7 +23,9 @@ from tests.toy.spec import SPEC as TOY_SPEC
 def toy_client(
     engine: Engine, session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[TestClient]:
-    monkeypatch.setattr(registry, "SPECS", (*registry.SPECS, TOY_SPEC))  # the one line
+    # The one line (tests/conftest.py registers the toy for the session already).
+    others = tuple(spec for spec in registry.SPECS if spec.id != TOY_SPEC.id)
+    monkeypatch.setattr(registry, "SPECS", (*others, TOY_SPEC))
     app = create_app(Settings(database_url="sqlite://"), engine=engine, systems=load_systems())
     app.state.session_factory = lambda: nullcontext(session)
     with TestClient(app) as client:
@@ -36,21 +39,25 @@ def test_toy_conforms() -> None:
 
 def test_toy_api(toy_client: TestClient) -> None:
     listed = {s["id"]: s for s in toy_client.get("/api/v1/systems").json()}
-    assert listed["toy"]["has_points"] is False
+    assert listed["toy"]["has_points"] is True
     catalogue = toy_client.get("/api/v1/systems/toy/catalogue").json()
     assert catalogue["units"][0]["id"] == "soldat_de_plomb"
-    assert toy_client.post("/api/v1/systems/toy/score", json={}).status_code == 404
+    assert catalogue["units"][0]["points"] == 6
+    assert [e["id"] for e in catalogue["examples"]] == ["escouade"]
+    scored = toy_client.post("/api/v1/systems/toy/score", json={"knocked_over": 2, "flag": True})
+    assert scored.status_code == 200
+    assert scored.json()["points"] == 5
     validated = toy_client.post(
         "/api/v1/systems/toy/validate",
         json={
             "system": "toy",
-            "points_limit": 200,
+            "points_limit": 10,
             "entries": [{"custom": {"strength": 0}}, {"unit": "soldat_de_plomb", "count": 2}],
         },
     ).json()
-    assert validated["points"] == 0
+    assert validated["points"] == 12
     assert validated["valid"] is False
-    assert [i["code"] for i in validated["issues"]] == ["points_not_used"]
+    assert [i["code"] for i in validated["issues"]] == ["over_points_limit"]
     assert [i["path"] for i in validated["entries"][0]["issues"]] == ["entries[0].custom.strength"]
     unknown = toy_client.post(
         "/api/v1/systems/toy/validate", json={"system": "toy", "entries": [{"unit": "nope"}]}
@@ -77,13 +84,13 @@ def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
     page = toy_client.get(f"/s/{code}")
     assert page.status_code == 200
     assert "Soldat de plomb" in page.text and "Figurines" in page.text
-    assert "points" not in page.text.split("<main", 1)[1].split("</main>", 1)[0]
+    assert "<span data-total>18</span> points" in page.text
     bbcode = toy_client.get(f"/s/{code}.bbcode").text
-    assert bbcode.startswith("[b]Boîte à jouets[/b] — Jeu jouet\n[b]Total : Figurines : 3[/b]\n")
-    assert "[b]3 × Soldat de plomb[/b]\nForce 3\n" in bbcode
+    assert bbcode.startswith("[b]Boîte à jouets[/b] — Jeu jouet\n[b]Total : 18 points[/b]\n")
+    assert "[b]3 × Soldat de plomb[/b] — 6 pts chacun, 18 pts\nForce 3\n" in bbcode
     for ext in ("md", "txt"):
         export = toy_client.get(f"/s/{code}.{ext}").text
-        assert "Soldat de plomb" in export and "pts" not in export and "points" not in export
+        assert "Soldat de plomb" in export and "18 pts" in export
 
     # The edit link hands the roster to the generic editor, which adds the toy's unit.
     editor = toy_client.get(
@@ -91,7 +98,8 @@ def test_toy_roster_share_page_and_exports(toy_client: TestClient) -> None:
     )
     assert editor.status_code == 200 and "Soldat de plomb" in editor.text
     home = toy_client.get("/")
-    assert "Jeu jouet" in home.text and "/toy/createur" not in home.text
+    assert "Jeu jouet" in home.text and "/toy/createur" in home.text
+    assert toy_client.get("/toy/catalogue").status_code == 200
 
 
 def test_toy_plays_through_its_play_traits(toy_client: TestClient) -> None:
@@ -111,6 +119,19 @@ def test_toy_plays_through_its_play_traits(toy_client: TestClient) -> None:
     )
     assert game.count('data-state="1" data-out="1" aria-pressed="false">Renversé</button>') == 3
     assert 'id="score"' not in game and "<h2>Chances</h2>" not in game
+
+
+def test_toy_play_sheet_quotes_its_rule_text(toy_client: TestClient) -> None:
+    """Its sheet.toml: the captain's rule quoted from the toy's rule text, its profile as a
+    table, the score table as a quick reference."""
+    document = {"system": "toy", "name": "Plomb", "entries": [{"unit": "capitaine"}]}
+    body = toy_client.post("/api/v1/rosters", json=document).json()
+    auth = {"Authorization": f"Bearer {body['edit_token']}"}
+    code = toy_client.post(f"/api/v1/rosters/{body['id']}/shares", headers=auth).json()["code"]
+    sheet = toy_client.get(f"/s/{code}/feuille").text
+    assert "relève une figurine renversée à moins de 10 cm" in sheet
+    assert "Drapeau pris" in sheet and "Fin de la partie" in sheet
+    assert "regles-jouet.fr.txt" in sheet
 
 
 def test_summaries_show_each_group_once(systems: dict[str, Any]) -> None:
@@ -155,3 +176,36 @@ def test_infinity_says_over_points_limit_as_every_system() -> None:
 
     assert roster.over_points_limit is over_points_limit
     assert not hasattr(roster, "points_issues")
+
+
+def test_toy_battle_counts_its_score_xp_and_courage(toy_client: TestClient) -> None:
+    """Its campaign traits (tests/toy/spec.py): a battle scores through its score engine,
+    gives XP and raises the profile's courage; the catalogue captain becomes the player's
+    own figure with the same strength."""
+    document = {"system": "toy", "name": "Plomb", "entries": [{"unit": "capitaine"}]}
+    gang = toy_client.post("/api/v1/rosters", json=document).json()
+    fighter = {"entry": 0, "xp": 3, "changes": [{"stat": "courage", "by": 1, "cause": "Brave"}]}
+    recorded = toy_client.post(
+        f"/api/v1/rosters/{gang['id']}/battles",
+        json={
+            "date": "2026-12-01",
+            "opponent": "Les Bleus",
+            "result": "win",
+            "score": {"knocked_over": 2, "flag": True},
+            "fighters": [fighter],
+        },
+        headers={"Authorization": f"Bearer {gang['edit_token']}", "If-Match": '"1"'},
+    )
+    assert recorded.status_code == 201, recorded.text
+    entry = recorded.json()["roster"]["entries"][0]
+    assert entry["custom"] == {"strength": 5, "profile": {"courage": 1}, "xp": 3}
+    battles = toy_client.get(
+        f"/api/v1/rosters/{gang['id']}/battles",
+        headers={"Authorization": f"Bearer {gang['edit_token']}"},
+    ).json()["battles"]
+    assert battles[0]["points"] == 5
+    # Its edit link hands the list to this browser, whose gang page asks the toy's score.
+    edit = gang["edit_url"].removeprefix("http://testserver")
+    assert toy_client.get(edit, headers={"Sec-Fetch-Site": "none"}).status_code == 200
+    page = toy_client.get(f"/r/{gang['id']}/campagne", headers={"Sec-Fetch-Site": "same-origin"})
+    assert page.status_code == 200 and 'name="knocked_over"' in page.text

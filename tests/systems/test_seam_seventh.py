@@ -28,7 +28,7 @@ def seventh_system(root: Path, system_id: str) -> object:
     """docs/systems.md, "Adding a system", step 2: tests/toy/ copied, its id written in."""
     package = root / system_id
     shutil.copytree(TOY, package, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in [*package.glob("*.py"), *package.glob("data/*.toml")]:
+    for path in [*package.glob("*.py"), *package.glob("data/*.toml"), *package.glob("templates/*")]:
         text = path.read_text(encoding="utf-8")
         text = re.sub(r"\btoy\b", system_id, text)
         text = re.sub(r"\bToy", system_id.capitalize(), text)

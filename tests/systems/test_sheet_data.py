@@ -34,7 +34,9 @@ def cited(lines: list[str], source: str) -> str:
 def sheet(system_id: str) -> tuple[SheetData, list[str]]:
     spec = next(spec for spec in SPECS if spec.id == system_id)
     data = load_sheet_data(spec.data)
-    path = RULES / data.rules_file
+    # A system kept outside app/ (the test suite's own) ships its rule text beside its data.
+    beside = spec.data / data.rules_file if data.rules_file else None
+    path = beside if beside is not None and beside.is_file() else RULES / data.rules_file
     if not path.is_file():
         pytest.skip(f"{path} not found (the shared rule texts)")
     return data, path.read_text(encoding="utf-8").splitlines()

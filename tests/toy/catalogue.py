@@ -2,17 +2,29 @@
 
 from typing import Any, Literal
 
-from app.systems.building import CatalogueModel, ExampleData, SystemCatalogue, SystemInfo
+from app.systems.building import (
+    CatalogueModel,
+    ExampleData,
+    SystemCatalogue,
+    SystemInfo,
+    duplicate_ids_in,
+)
 
 
 class ToyInfo(SystemInfo):
     id: Literal["toy"]
 
 
+class ToyPricing(CatalogueModel):
+    per_strength: int  # what a point of strength costs
+
+
 class ToyUnitData(CatalogueModel):
     id: str
     name: str
     strength: int
+    points: int  # as printed
+    rules: tuple[str, ...] = ()  # what its play sheet card explains (data/sheet.toml)
 
 
 class ToyExampleData(ExampleData):
@@ -21,6 +33,7 @@ class ToyExampleData(ExampleData):
 
 class ToyData(SystemCatalogue):
     system: ToyInfo
+    pricing: ToyPricing
     units: list[ToyUnitData]
     examples: list[ToyExampleData]
 
@@ -30,8 +43,6 @@ class ToyData(SystemCatalogue):
 
 def cross_check(data: ToyData) -> list[str]:
     """What pydantic cannot see: repeated ids, examples naming an unknown unit."""
-    from app.systems.building import duplicate_ids_in
-
     problems = duplicate_ids_in(data, "units", "examples", "notes")
     known = {unit.id for unit in data.units}
     for index, example in enumerate(data.examples):

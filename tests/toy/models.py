@@ -1,4 +1,5 @@
-"""What players send to the toy: a figure (its strength), a list of figures."""
+"""What players send to the toy: a figure (its strength, its courage, its XP), a list of
+figures, an end-of-game score."""
 
 from typing import Literal
 
@@ -8,10 +9,21 @@ from app.systems.base import INPUT, EntryBase, integer
 from app.systems.catalogued import RosterBase
 
 
+class ToyProfile(BaseModel):
+    """What a campaign may raise (CampaignTraits.profile_stats). A new figure has none: the
+    campaign ledger counts a stat the stored figure leaves out as 0, not as its default."""
+
+    model_config = INPUT
+
+    courage: integer(0, 10) = 0  # type: ignore[valid-type]
+
+
 class ToyFigure(BaseModel):
     model_config = INPUT
 
     strength: integer(-10, 10)  # type: ignore[valid-type]
+    profile: ToyProfile = Field(default_factory=ToyProfile)
+    xp: integer(0, 1000) = 0  # type: ignore[valid-type]
 
 
 class ToyEntryBase(EntryBase):
@@ -24,3 +36,12 @@ class ToyRosterBase(RosterBase):
 
     system: Literal["toy"]
     entries: list[ToyEntryBase] = Field(default_factory=list, max_length=50)
+
+
+class ToyScore(BaseModel):
+    """The end of a game: one point per enemy figure knocked over, three for the flag."""
+
+    model_config = INPUT
+
+    knocked_over: integer(0, 100) = 0  # type: ignore[valid-type]
+    flag: bool = False

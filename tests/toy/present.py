@@ -1,32 +1,37 @@
 """What the toy's API shows: its catalogue output and the lines of a list."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from app.systems.base import SummaryLine
-from app.systems.catalogued import CatalogueOut, ItemOut
+from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
 
-from .rosters import ToyResult
+from .models import ToyRosterBase
 
 
 class ToyUnitOut(ItemOut):
     kind: Literal["figurine"] = "figurine"
     strength: int
+    points: int
+
+
+class ToyExampleOut(ExampleOut[ToyRosterBase]):
+    """A list of Caserne's own for the toy."""
 
 
 class ToyCatalogue(CatalogueOut):
     system: Literal["toy"] = "toy"
     units: list[ToyUnitOut]
+    examples: list[ToyExampleOut]
 
 
-def lines(result: ToyResult) -> list[SummaryLine]:
-    return [
-        SummaryLine(
-            name=e.name,
-            count=e.count,
-            points_each=0,
-            points=0,
-            details=[f"Force {e.derived.strength}"],
-            issues=e.issues,
-        )
-        for e in result.entries
-    ]
+def line(result: Any, rules: list[str]) -> SummaryLine:
+    """The summary line of one entry's result (an EntryResult[ToyDerived]) and its unit's
+    rules."""
+    return SummaryLine(
+        name=result.name,
+        count=result.count,
+        points_each=result.unit_points,
+        points=result.points,
+        details=[f"Force {result.derived.strength}", *([", ".join(rules)] if rules else [])],
+        issues=result.issues,
+    )

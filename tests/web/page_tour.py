@@ -2,6 +2,7 @@
 the editor, its share page and play sheet, a creator showing errors...), fetched through
 TestClient. The HTML validity test and the browser's axe test read the same list."""
 
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
@@ -19,6 +20,18 @@ BAD_CREATOR_VALUES: dict[str, dict[str, str]] = {
     "bastos": {"rep": "500"},
     "necrowarzone": {"xp": "2000000", "light_wounds": "50", "p_CT": "-30"},
 }
+
+
+def bad_creator_values(system: str, creator: str) -> dict[str, str]:
+    """`BAD_CREATOR_VALUES` of a system listed there; of any other, its creator's first
+    number field that has a maximum, one past it (what a player types out of range)."""
+    if system in BAD_CREATOR_VALUES:
+        return BAD_CREATOR_VALUES[system]
+    for tag in re.findall(r"<input\b[^>]*>", creator.split('id="creator"', 1)[1]):
+        name, top = re.search(r'name="([^"]+)"', tag), re.search(r'max="(-?\d+)"', tag)
+        if 'type="number"' in tag and name and top:
+            return {name.group(1).replace("-", "_"): str(int(top.group(1)) + 1)}
+    raise AssertionError(f"{system}: no number field with a maximum in its creator")
 
 
 @dataclass
@@ -62,7 +75,8 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} catalogue", f"/{system}/catalogue")
         get(f"{system} créateur", f"/{system}/createur")
         fields = form_fields(found[-1].html, "creator")
-        bad = client.post(f"/{system}/createur", data=changed(fields, **BAD_CREATOR_VALUES[system]))
+        wrong = bad_creator_values(system, found[-1].html)
+        bad = client.post(f"/{system}/createur", data=changed(fields, **wrong))
         assert bad.status_code == 422, (system, bad.status_code)
         found.append(Page(f"{system} créateur (erreurs)", "", bad.text))
         editor, code = example_list(client, system)
