@@ -15,7 +15,13 @@ from app.api.v1 import api_routers, heavy
 from app.campaigns import states as campaign_states
 from app.catalogues import load_books, load_play_sheets, load_systems
 from app.db import make_engine, session_factory
-from app.middleware import GZIP_LEVEL, GZIP_MINIMUM_BYTES, BodyLimit, redact_access_log
+from app.middleware import (
+    GZIP_LEVEL,
+    GZIP_MINIMUM_BYTES,
+    BodyLimit,
+    LedgerViewsInTurn,
+    redact_access_log,
+)
 from app.security.csrf import CsrfGuard, install_template_globals
 from app.security.headers import SecurityHeaders
 from app.security.hosts import CanonicalHost
@@ -83,6 +89,7 @@ def middleware(settings: Settings) -> list[Middleware]:
             limits=limits,
         ),
         Middleware(CarnetCookies),
+        Middleware(LedgerViewsInTurn),
     ]
 
 

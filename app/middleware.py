@@ -1,8 +1,10 @@
 """ASGI middleware: the request body limit, gzip's settings, access logs without secrets."""
 
+import asyncio
 import json
 import logging
 import re
+import weakref
 import zlib
 from typing import Any
 
@@ -29,6 +31,42 @@ def gzipped(body: bytes) -> bytes:
     """`body` as GZipMiddleware compresses a whole answer (the same zlib stream)."""
     compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     return compressor.compress(body) + compressor.flush()
+
+
+# Public views of a gang's ledger (its page, its battles in the API) cost tens of ms of CPU
+# with a long history, holding the GIL all along: four at once stalled every other request
+# of the process (a roster read's p99 183 ms, bench/ledger_bench.py; issue 25). At most
+# LEDGER_VIEWS_AT_ONCE run at a time in a process; the others wait their turn on the event
+# loop, holding no thread.
+LEDGER_VIEWS = re.compile(r"/campagne/gang/[^/]+|/api/v1/rosters/[^/]+/battles")
+LEDGER_VIEWS_AT_ONCE = 1
+
+
+class LedgerViewsInTurn:
+    """Lets LEDGER_VIEWS_AT_ONCE ledger views (GET LEDGER_VIEWS) run at once, the others in
+    arrival order; every other request passes straight through."""
+
+    def __init__(self, app: ASGIApp, at_once: int = LEDGER_VIEWS_AT_ONCE) -> None:
+        self.app = app
+        self.at_once = at_once
+        # One gate per event loop (a test client runs a loop of its own).
+        self._gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]
+        self._gates = weakref.WeakKeyDictionary()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "GET"
+            or not LEDGER_VIEWS.fullmatch(scope.get("path", ""))
+        ):
+            await self.app(scope, receive, send)
+            return
+        loop = asyncio.get_running_loop()
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = asyncio.Semaphore(self.at_once)
+        async with gate:
+            await self.app(scope, receive, send)
 
 
 class BodyLimit:
