@@ -4,6 +4,7 @@ bench/ledger_bench.py). LedgerViewsInTurn lets one ledger view run at a time per
 (the others wait on the event loop, holding no thread); other requests pass at once."""
 
 import asyncio
+import threading
 from typing import Any
 
 from app.middleware import LedgerViewsInTurn
@@ -33,7 +34,11 @@ def served_at_once(paths: list[str], method: str = "GET") -> tuple[int, list[str
         scopes = [{"type": "http", "method": method, "path": path} for path in paths]
         await asyncio.gather(*(gated(scope, None, None) for scope in scopes))
 
-    asyncio.run(run())
+    # A loop of its own in a thread of its own: a browser test of the same worker may have
+    # left one running in this thread (asyncio.run would refuse).
+    worker = threading.Thread(target=asyncio.run, args=(run(),))
+    worker.start()
+    worker.join()
     return inner.most, inner.paths
 
 
