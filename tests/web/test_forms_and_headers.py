@@ -81,7 +81,9 @@ def test_every_post_form_carries_the_csrf_token_but_the_public_share_page(
     assert shared == []  # a page cached for everyone holds no one's token
 
 
-def test_a_share_page_duplicates_without_a_token(browser: TestClient) -> None:
+def shared_example(browser: TestClient) -> tuple[str, str]:
+    """A DCSystem example made a list in this browser's carnet and shared from its editor:
+    the editor's path and the share page's."""
     created = browser.post(
         "/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"}
     )
@@ -90,6 +92,11 @@ def test_a_share_page_duplicates_without_a_token(browser: TestClient) -> None:
     code = str(
         browser.post(editor, data={"action": "share", "version": version}).headers["location"]
     )
+    return editor, code
+
+
+def test_a_share_page_duplicates_without_a_token(browser: TestClient) -> None:
+    _editor, code = shared_example(browser)
     browser.cookies.clear()
     page = browser.get(code).text
     assert 'name="csrf"' not in page
@@ -113,14 +120,7 @@ def test_the_editor_says_where_the_carnet_link_is_and_is_never_cached(
 
 
 def test_the_share_page_offers_its_owner_modifier(browser: TestClient, app: Any) -> None:
-    created = browser.post(
-        "/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"}
-    )
-    editor = str(created.headers["location"])
-    version = browser.get(editor).text.split('name="version" value="', 1)[1].split('"')[0]
-    code = str(
-        browser.post(editor, data={"action": "share", "version": version}).headers["location"]
-    )
+    editor, code = shared_example(browser)
     page = browser.get(code)
     assert page.headers["cache-control"] == "private, no-store"
     assert f'<a href="{editor}" id="edit-roster">Modifier</a>' in page.text
@@ -139,14 +139,7 @@ def test_the_share_page_varies_by_cookie(browser: TestClient, app: Any) -> None:
     """Its owner's variant (« Modifier ») and the public one share a URL: every answer says
     `Vary: Cookie`, so a cache in front never hands the public page to the owner (issue 29),
     the public page's first answer, its remembered one and its 304 alike."""
-    created = browser.post(
-        "/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"}
-    )
-    editor = str(created.headers["location"])
-    version = browser.get(editor).text.split('name="version" value="', 1)[1].split('"')[0]
-    code = str(
-        browser.post(editor, data={"action": "share", "version": version}).headers["location"]
-    )
+    _editor, code = shared_example(browser)
     assert "Cookie" in varies(browser.get(code))
     with TestClient(app) as stranger:
         first = stranger.get(code)
