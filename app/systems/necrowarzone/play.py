@@ -30,6 +30,8 @@ from app.systems.sheet import SheetEntry
 
 # The modifier totals the to-hit panel shows for each CT of the gang (L41-49).
 MODIFIERS = (-3, -2, -1, 0, 1, 2)
+# Boxes of the light-wounds counter: 9 bring any CT of the table (1 to 10, L38) down to its
+# minimum 1 (L78); docs/rules-notes.md « Light wounds stack ».
 MAX_LIGHT_WOUNDS = 9
 
 
