@@ -1,6 +1,6 @@
 """The one refusal table (app/refusals.py) answers every refusal the roster, book and carnet
-services and the page dependencies raise: each has its own row (none falls through to a
-catch-all or to a 500)."""
+services, the campaigns and the page dependencies raise: each has its own row (none falls
+through to a catch-all or to a 500)."""
 
 import inspect
 from types import ModuleType
@@ -8,11 +8,13 @@ from types import ModuleType
 import pytest
 
 from app import book_service, carnet_service, roster_service
+from app.campaigns import errors as campaign_errors
+from app.campaigns import ledger
 from app.refusals import TABLE, page_text
 from app.roster_service import RosterError
 from app.security import cookies
 
-MODULES = (roster_service, book_service, carnet_service, cookies)
+MODULES = (roster_service, book_service, carnet_service, cookies, campaign_errors, ledger)
 
 
 def refusals(module: ModuleType) -> list[type[RosterError]]:
