@@ -15,6 +15,7 @@ is down must not take the site with it.
 import asyncio
 import logging
 import math
+import pickle
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
@@ -175,12 +176,23 @@ class RateLimits:
         loop = asyncio.get_running_loop()
         if self.loop is loop:
             return
-        if self.loop is not None and not self.storage_uri.startswith("memory"):
-            # Another event loop (a second test client): new connections for it.
-            self.storage = open_storage(self.storage_uri)
+        if self.loop is not None:
+            # Another event loop (a second test client, an app restarted in one process):
+            # a network storage's connections, and the memory storage's asyncio locks and
+            # expiry task, belong to the old loop; waiting on them from this one can hang.
+            self.storage = self._storage_for_this_loop()
             self.limiter = MovingWindowRateLimiter(self.storage)
             self.fixed = FixedWindowRateLimiter(self.storage)
         self.loop = loop
+
+    def _storage_for_this_loop(self) -> Storage:
+        """A network storage opened again; the memory storage copied through its pickling
+        protocol (`limits` keeps the counts and drops the locks and the expiry task, which
+        it makes anew in the running loop), so the counts carry over."""
+        if self.storage_uri.startswith("memory") or self.storage_uri.startswith("async+memory"):
+            copied: Storage = pickle.loads(pickle.dumps(self.storage))
+            return copied
+        return open_storage(self.storage_uri)
 
     def _closing_at_shutdown(self, send: Send) -> Send:
         async def closing(message: Message) -> None:
