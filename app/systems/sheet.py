@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.systems.issues import Issue
-from app.systems.summary import Badge, Budget, RosterSummary, SummaryLine, Total
+from app.systems.summary import Budget, EntryHeading, RosterSummary, SummaryLine, Total
 
 SHEET_FILE = "sheet.toml"
 # A list of more entries than this opens its compact sheet from the share's link: its full
@@ -104,29 +104,17 @@ class ProfileTable(BaseModel):
     values: list[str]
 
 
-class SheetEntry(BaseModel):
-    """One card: an entry of the list (or, compact, identical entries with their count)."""
+class SheetEntry(EntryHeading):
+    """One card: an entry of the list (or, compact, identical entries with their count),
+    headed as its summary line is."""
 
     key: str = Field(description="Stable id of the card in the sheet (the mode partie's).")
-    entry: int | None = Field(None, description="Index of the roster entry it shows.")
-    name: str
-    profile: str | None = None
-    count: int
-    group: str | None = None
-    counted: bool = True
-    points_each: int = 0
-    points: int = 0
-    badges: list[Badge] = []
     table: ProfileTable | None = None
     details: list[str] = []
     tracks: list[list[list[str]]] = []
     rules: list[SheetRule] = []
     house_rules: list[str] = []
     errors: list[Issue] = []
-
-    @property
-    def title(self) -> str:
-        return f"{self.name} ({self.profile})" if self.profile else self.name
 
     def same_as(self, other: "SheetEntry") -> bool:
         """Identical on paper: everything but the count and the points it adds."""
@@ -142,6 +130,10 @@ class OrderPool(BaseModel):
     pool_at_deployment: int
     irregular: int = 0
     impetuous: int = 0
+
+
+# What a sheet says of the whole list as its summary said it.
+AS_SUMMARIZED = ("system", "system_name", "name", "valid", "budgets", "totals", "notes")
 
 
 class Sheet(BaseModel):
@@ -225,16 +217,8 @@ def _entry(index: int, line: SummaryLine, data: SheetData) -> SheetEntry:
     parts = _parts(line)
     rules = [rule for rule in data.rules if rule.names() & parts]
     return SheetEntry(
+        **line.heading(),
         key=f"e{index}",
-        entry=line.entry,
-        name=line.name,
-        profile=line.profile,
-        count=line.count,
-        group=line.group,
-        counted=line.counted,
-        points_each=line.points_each,
-        points=line.points,
-        badges=line.badges,
         table=table,
         details=details,
         tracks=tracks,
@@ -293,17 +277,11 @@ def build_sheet(snapshot: dict[str, Any], data: SheetData, *, compact: bool = Fa
         errors += [f"{entry.title} : {issue.message}" for issue in entry.errors]
     validation = snapshot.get("validation")
     return Sheet(
-        system=summary.system,
-        system_name=summary.system_name,
-        name=summary.name,
-        valid=summary.valid,
+        **{field: getattr(summary, field) for field in AS_SUMMARIZED},
         compact=compact,
-        budgets=summary.budgets,
-        totals=summary.totals,
         errors=errors,
         entries=entries,
         extras=[extra.model_dump() for extra in summary.extras],
-        notes=summary.notes,
         glossary=[rule for rule in data.rules if rule.name in used],
         references=data.references,
         order_pools=_order_pools(validation) if isinstance(validation, dict) else [],

@@ -33,10 +33,9 @@ _FROZEN_COLOURS = {
 }
 
 
-class SummaryLine(BaseModel):
-    """A roster entry as a reader sees it: the shape every export and the share page use.
-    An entry may show as several lines (a No Limits unit, then its leader): `entry` says
-    which entry of the document a line belongs to."""
+class EntryHeading(BaseModel):
+    """What every view of an entry says of it first (a summary line, a play sheet's card):
+    which entry, its names, how many, its points, its group and badges."""
 
     entry: int | None = Field(None, description="Index of the roster entry it shows.")
     name: str
@@ -49,14 +48,25 @@ class SummaryLine(BaseModel):
     counted: bool = True
     group: str | None = None
     badges: list[Badge] = []
-    details: list[str] = []
-    house_rules: list[str] = []
-    issues: list[Issue] = []
 
     @property
     def title(self) -> str:
         """The name a reader sees: « Sgt Bob (Chef de groupe SG) » for a renamed entry."""
         return f"{self.name} ({self.profile})" if self.profile else self.name
+
+    def heading(self) -> dict[str, Any]:
+        """Its heading's fields, as another view of the entry takes them (not copied)."""
+        return {field: getattr(self, field) for field in EntryHeading.model_fields}
+
+
+class SummaryLine(EntryHeading):
+    """A roster entry as a reader sees it: the shape every export and the share page use.
+    An entry may show as several lines (a No Limits unit, then its leader): `entry` says
+    which entry of the document a line belongs to."""
+
+    details: list[str] = []
+    house_rules: list[str] = []
+    issues: list[Issue] = []
 
 
 class SummaryExtra(BaseModel):
