@@ -29,6 +29,7 @@ __all__ = [
     "Carnet",
     "CarnetCampaign",
     "CarnetRoster",
+    "HeldDocument",
     "JsonDocument",
     "Roster",
     "Share",
@@ -54,15 +55,22 @@ def json_document() -> Any:
     return Field(sa_column=Column(JsonDocument, nullable=False))
 
 
-class Roster(SQLModel, table=True):
-    """A draft: readable and writable only with its edit token."""
+class HeldDocument(SQLModel):
+    """The columns of a document held by an edit token (a roster, a book): its system, its
+    name, the document, the version a writer must name, the token's hash."""
 
     id: str = Field(primary_key=True, max_length=32)
     system: str = Field(max_length=32, index=True)
     name: str = Field(default="", max_length=100)
-    document: dict[str, Any] = json_document()
+    # sa_type rather than a Column: each table that derives from this one gets its own.
+    document: dict[str, Any] = Field(sa_type=JsonDocument, nullable=False)
     version: int = Field(default=1)
     token_hash: str = Field(max_length=64)
+
+
+class Roster(HeldDocument, table=True):
+    """A draft: readable and writable only with its edit token."""
+
     created_at: datetime = stamped()
     updated_at: datetime = stamped()
     # What « Mes listes » shows of the list (budgets, totals, validity), computed at each
@@ -136,18 +144,12 @@ class ShareGone(SQLModel, table=True):
     gone_at: datetime = stamped()
 
 
-class Book(SQLModel, table=True):
+class Book(HeldDocument, table=True):
     """An army book (a player's own units of one system): a draft like a roster, readable
     and writable with its edit token (or the key of the carnet that owns it). A book has
     one owning carnet at most (`carnet_id`, its own column rather than a kind of
     carnet_roster, whose link points at roster rows)."""
 
-    id: str = Field(primary_key=True, max_length=32)
-    system: str = Field(max_length=32, index=True)
-    name: str = Field(default="", max_length=100)
-    document: dict[str, Any] = json_document()
-    version: int = Field(default=1)
-    token_hash: str = Field(max_length=64)
     carnet_id: str | None = Field(
         default=None,
         sa_column=Column(

@@ -16,14 +16,22 @@ from sqlmodel import Session, col, select
 
 from app.db import count_written
 from app.store import no_row_has, table_of
-from app.store.models import Book, BookShare, JsonDocument, Roster, Share, ShareGone, utcnow
+from app.store.models import (
+    BookShare,
+    HeldDocument,
+    JsonDocument,
+    Roster,
+    Share,
+    ShareGone,
+    utcnow,
+)
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 CODE_LENGTH = 8
 
 RowT = TypeVar("RowT", Share, BookShare)
-HeldT = TypeVar("HeldT", Roster, Book)
+HeldT = TypeVar("HeldT", bound=HeldDocument)
 
 
 class StaleVersion(Exception):
@@ -43,7 +51,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def token_matches(holder: Roster | Book, token: str | None) -> bool:
+def token_matches(holder: HeldDocument, token: str | None) -> bool:
     """Whether `token` is the edit token of the roster or book (compared by its hash)."""
     return token is not None and hmac.compare_digest(holder.token_hash, hash_token(token))
 
