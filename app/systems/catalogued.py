@@ -45,6 +45,7 @@ from app.systems.base import (
     warning,
 )
 from app.systems.building import SystemCatalogue, example_rosters
+from app.systems.memo import EntryMemo
 from app.systems.outputs import (
     CatalogueOut,
     DecisionOut,
@@ -231,6 +232,10 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
 
     def __init__(self, data: CatalogueT) -> None:
         self.data = data
+        # The engine's memories of per-entry work, one per kind (app/systems/memo.py): its
+        # entries' results (`validate`) and their summary lines (`summary_lines`).
+        self._entries: EntryMemo[Any] = EntryMemo()
+        self._lines: EntryMemo[Any] = EntryMemo()
         self.name = data.system.name
         self.rules_version = data.system.rules_version
         self.catalogue_version = data.system.catalogue_version

@@ -13,7 +13,7 @@ from typing import Any
 from app.systems.base import PublishedProfile, ScoreResult, SummaryLine, Total
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem, empty_roster, over_points_limit
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import json_key
 
 from .catalogue import ToyData, cross_check
 from .models import ToyEntryBase, ToyFigure, ToyRosterBase, ToyScore
@@ -25,13 +25,6 @@ from .rosters import score as toy_score
 class ToySystem(CatalogueSystem[ToyData, ToyFigure, ToyRosterBase, ToyScore, ToyCost, ToyResult]):
     id = "toy"
     unit_list = "units"  # an entry's `unit` names one of the catalogue's units
-
-    def __init__(self, data: ToyData) -> None:
-        super().__init__(data)
-        # An entry's result and line are functions of the entry and its index
-        # (app/systems/memo.py).
-        self._entries: EntryMemo[Any] = EntryMemo()
-        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: ToyFigure, /) -> ToyCost:
         return figure_cost(unit.strength, self.data.pricing.per_strength)

@@ -33,7 +33,6 @@ from app.systems.bastos.queries import BastosOddsQuery, OddsQuery
 from app.systems.bastos.roster import (
     BastosBandDerived,
     BastosEntryBase,
-    BastosEntryResult,
     BastosExtras,
     BastosResult,
     BastosRosterBase,
@@ -42,7 +41,6 @@ from app.systems.bastos.roster import (
 )
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import EntryMemo
 
 __all__ = [
     "BastosBandDerived",
@@ -86,8 +84,6 @@ class BastosSystem(
         super().__init__(catalogue)
         # A sheet is a pure function of (rep, leader, star, weapon): bands repeat figures.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
-        self._entries: EntryMemo[tuple[BastosEntryResult, BastosFigure]] = EntryMemo()
-        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: BastosFigure, /) -> BastosFigureCost:
         return self._cached_cost(unit.rep, unit.leader, unit.star, unit.weapon)

@@ -39,7 +39,7 @@ from app.systems.dcsystem.roster import (
     score,
     validate_roster,
 )
-from app.systems.memo import EntryMemo, issues_key, json_key
+from app.systems.memo import issues_key, json_key
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
@@ -65,8 +65,6 @@ class DcSystem(
         super().__init__(catalogue)
         # Costs are pure functions of (level, items): a bounded cache serves rosters' repeats.
         self._cached_cost = lru_cache(maxsize=4096)(self._cost)
-        self._entries: EntryMemo[DcsystemEntryResult] = EntryMemo()
-        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: DcsystemFighter, /) -> DcsystemFighterCost:
         return self._cached_cost(unit.level, tuple(unit.items))

@@ -43,7 +43,6 @@ from app.systems.infinity.roster import (
     resolve_unit,
     validate_roster,
 )
-from app.systems.memo import EntryMemo
 
 __all__ = [
     "Catalogue",
@@ -89,8 +88,6 @@ class InfinitySystem(
     def __init__(self, data: Catalogue) -> None:
         super().__init__(data)
         self.presenter = Presenter(data)
-        self._entries: EntryMemo[InfinityEntryResult] = EntryMemo()
-        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: InfinityCostRequest, /) -> InfinityTrooperCost:
         return cost_trooper(self.data, unit)

@@ -11,7 +11,7 @@ from typing import Any
 from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import json_key
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
@@ -84,11 +84,6 @@ class NecrowarzoneSystem(
     unit_list = "figures"
     has_points = False
     shot_model = NecrowarzoneShotRequest
-
-    def __init__(self, catalogue: Catalogue) -> None:
-        super().__init__(catalogue)
-        self._entries: EntryMemo[tuple[NecrowarzoneEntryResult, NecrowarzoneFigure]] = EntryMemo()
-        self._lines: EntryMemo[SummaryLine] = EntryMemo()
 
     def cost(self, unit: NecrowarzoneFigure, /) -> NecrowarzoneFigureCost:
         return cost_figure(self.data, unit)

@@ -27,7 +27,7 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import EntryMemo, issues_key, json_key
+from app.systems.memo import issues_key, json_key
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -79,8 +79,6 @@ class NolimitsSystem(
         self.weapon_model, self.unit_model = models.weapon, models.unit
         self.entry_model, self.roster_model = models.entry, models.roster
         self.pricer = Pricer(catalogue)
-        self._entries: EntryMemo[NolimitsEntryResult] = EntryMemo()
-        self._lines: EntryMemo[list[SummaryLine]] = EntryMemo()
         self.building_model = create_model(
             "NolimitsBuildingRequest",
             __config__=ConfigDict(strict=True, extra="forbid"),
