@@ -42,12 +42,13 @@ SystemT = TypeVar("SystemT", bound=AnySystem)
 
 
 class SystemPages(Generic[SystemT]):
-    """Routes under /<system id>/; subclasses say which pages they have and fill in the
-    form readers. This class alone serves a system through the generic editor only.
-    `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
+    """Routes under /<system id>/; subclasses fill in the form readers (and say which pages
+    they lack, if any). A system whose spec names no pages is served through the generic
+    editor only. `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
 
-    # The pages a system has besides the editor: "catalogue", "creator".
-    offers: ClassVar[frozenset[str]] = frozenset()
+    # The pages a system has besides the editor: its catalogue and its creator, unless its
+    # pages name fewer (the creator wants the form readers below).
+    offers: ClassVar[frozenset[str]] = frozenset({"catalogue", "creator"})
     # The keys of an entry that the creator makes (`custom_entry`); editing a row replaces
     # these and keeps the others (count, group, placement...).
     creator_keys: ClassVar[tuple[str, ...]] = ("unit", "custom", "name")

@@ -13,7 +13,6 @@ from . import ToySystem
 
 
 class ToyPages(SystemPages[ToySystem]):
-    offers = frozenset({"catalogue", "creator"})
     labels: ClassVar[Mapping[str, str]] = {
         "strength": "Force",
         "knocked_over": "Figurines renversées",

@@ -81,7 +81,6 @@ def band_choices(result: Any) -> list[tuple[str, str]]:
 
 
 class BastosPages(SystemPages[BastosSystem]):
-    offers = frozenset({"catalogue", "creator"})
     labels: ClassVar[Mapping[str, str]] = {
         "rep": "Rep",
         "leader": "Leader",

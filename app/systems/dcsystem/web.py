@@ -17,7 +17,6 @@ from app.web.toolkit import by_id
 
 
 class DcsystemPages(SystemPages[DcSystem]):
-    offers = frozenset({"catalogue", "creator"})
     labels: ClassVar[Mapping[str, str]] = {
         "level": "Niveau",
         "items": "Capacités",

@@ -87,7 +87,6 @@ DEFAULT_TROOPER: dict[str, Any] = {
 
 
 class InfinityPages(SystemPages[InfinitySystem]):
-    offers = frozenset({"catalogue", "creator"})
     # The last form's combat order (entry_from_form is asked once per row of one form); a
     # tuple swapped whole, so a save in another thread never reads another form's order.
     _order: tuple[FormData, list[int]] | None = None

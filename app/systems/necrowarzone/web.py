@@ -58,7 +58,6 @@ def roll_text(score: int) -> str:
 
 
 class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
-    offers = frozenset({"catalogue", "creator"})
     labels: ClassVar[Mapping[str, str]] = {
         "xp": "Expérience (XP)",
         "light_wounds": "Blessures légères",

@@ -54,7 +54,6 @@ def _weapon_row(form: FormData, index: int) -> dict[str, Any]:
 
 
 class NolimitsPages(SystemPages[NolimitsSystem]):
-    offers = frozenset({"catalogue", "creator"})
     labels: ClassVar[Mapping[str, str]] = {
         "size_mm": "Hauteur",
         "category": "Catégorie",
