@@ -29,7 +29,14 @@ from app.web.editor_form import BookPick
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
 from app.web.targets import EditedEntry, Target, edited_entry, target_of
-from app.web.toolkit import add_entry_to_roster, add_unit_to_book, my_book, redirect, service_of
+from app.web.toolkit import (
+    add_entry_to_roster,
+    add_unit_to_book,
+    by_id,
+    my_book,
+    redirect,
+    service_of,
+)
 
 __all__ = ["EditedEntry", "SystemPages", "Target", "pages_of"]
 
@@ -46,8 +53,7 @@ class SystemPages(Generic[SystemT]):
     they lack, if any). A system whose spec names no pages is served through the generic
     editor only. `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
 
-    # The pages a system has besides the editor: its catalogue and its creator, unless its
-    # pages name fewer (the creator wants the form readers below).
+    # The pages a system has besides the editor (one without a creator names fewer).
     offers: ClassVar[frozenset[str]] = frozenset({"catalogue", "creator"})
     # The keys of an entry that the creator makes (`custom_entry`); editing a row replaces
     # these and keeps the others (count, group, placement...).
@@ -56,6 +62,8 @@ class SystemPages(Generic[SystemT]):
     # « Blessures légères : au plus 20 », not « light_wounds : au plus 20 » (the fields every
     # roster has are named in app/web/forms.py's LABELS).
     labels: ClassVar[Mapping[str, str]] = {}
+    # The catalogue's lists its templates look items up in by id ("units" gives `units`).
+    lookups: ClassVar[tuple[str, ...]] = ()
     # Whole numbers an editor row asks for beyond its count (`entry-<i>-<field>`), with the
     # bounds the form takes them within: a value out of them, or not a whole number, keeps
     # the row as stored and is said beside its field, as typed (issue 26).
@@ -93,10 +101,11 @@ class SystemPages(Generic[SystemT]):
     def context(self) -> dict[str, Any]:
         """What the templates need of the catalogue (for every page of the system)."""
         catalogue = self.system.catalogue()
-        return {"cat": catalogue, **self.catalogue_context(catalogue)}
+        found = {name: by_id(getattr(catalogue, name)) for name in self.lookups}
+        return {"cat": catalogue, **found, **self.catalogue_context(catalogue)}
 
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
-        """What a system's templates need besides its catalogue `cat` (lookups by id...)."""
+        """What a system's templates need besides its catalogue `cat` and its `lookups`."""
         return {}
 
     def default_unit(self) -> dict[str, Any]:

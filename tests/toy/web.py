@@ -7,7 +7,6 @@ from starlette.datastructures import FormData
 
 from app.web.forms import form_text, int_or_raw
 from app.web.system_pages import SystemPages
-from app.web.toolkit import by_id
 
 from . import ToySystem
 
@@ -19,8 +18,10 @@ class ToyPages(SystemPages[ToySystem]):
         "flag": "Drapeau",
     }
 
+    lookups = ("units",)
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
-        return {"units": by_id(cat.units), "per_strength": self.engine.data.pricing.per_strength}
+        return {"per_strength": self.engine.data.pricing.per_strength}
 
     def default_unit(self) -> dict[str, Any]:
         return {"name": "", "strength": 3}

@@ -26,7 +26,6 @@ from app.systems.bastos.reactions import LABELS
 from app.web.forms import form_text, int_or_raw
 from app.web.render import is_htmx, render
 from app.web.system_pages import SystemPages
-from app.web.toolkit import by_id
 
 STATIC = Path(__file__).parent / "static"
 # The pages' own stylesheet and script, served from this package (the CSP allows our origin
@@ -90,9 +89,10 @@ class BastosPages(SystemPages[BastosSystem]):
         "optional_rules": "Règles optionnelles",
     }
 
+    lookups = ("weapons",)
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "weapons": by_id(cat.weapons),
             "optional_rules": OPTIONAL_RULES,
             "pct": percent,
             "weapon_text": weapon_text,

@@ -13,7 +13,6 @@ from app.systems.dcsystem.play import chances_context
 from app.web.forms import int_or_raw
 from app.web.render import render
 from app.web.system_pages import SystemPages
-from app.web.toolkit import by_id
 
 
 class DcsystemPages(SystemPages[DcSystem]):
@@ -23,9 +22,7 @@ class DcsystemPages(SystemPages[DcSystem]):
         "format": "Format",
         "kills": "Ennemis mis hors jeu",
     }
-
-    def catalogue_context(self, cat: Any) -> dict[str, Any]:
-        return {"units": by_id(cat.units), "items": by_id(cat.items)}
+    lookups = ("units", "items")
 
     def default_unit(self) -> dict[str, Any]:
         return {"name": "", "level": 2, "items": ["arme_tir_2", "gilet_de_protection"]}

@@ -41,7 +41,7 @@ from app.web.editor_form import BookPick
 from app.web.forms import form_text, int_or_raw, json_objects
 from app.web.render import html_error
 from app.web.system_pages import SystemPages
-from app.web.toolkit import added_to, by_id, create_and_open, empty_document, service_of
+from app.web.toolkit import added_to, create_and_open, empty_document, service_of
 
 ATTRIBUTES = ("CC", "TR", "PH", "VOL", "BL", "B")
 KNOWN_SKILLS = (AD_COMBAT_JUMP, DOCTEUR, PARAMEDICAL, HACKER)
@@ -104,11 +104,10 @@ class InfinityPages(SystemPages[InfinitySystem]):
         "units": "Soldats de la liste",
     }
 
+    lookups = ("units", "skills", "equipment")
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "units": by_id(cat.units),
-            "skills": by_id(cat.skills),
-            "equipment": by_id(cat.equipment),
             "known_skills": KNOWN_SKILLS,
             "attributes": ATTRIBUTES,
             "infinity_css": STYLESHEET_URL,

@@ -18,7 +18,6 @@ from app.web.deps import FormDep
 from app.web.forms import form_text, int_or_raw, roster_choices
 from app.web.render import render
 from app.web.system_pages import SystemPages
-from app.web.toolkit import by_id
 
 WEAPON_ROWS = 3  # weapon rows the creator offers (one more on demand)
 MAX_WEAPON_ROWS = 20  # a figure carries 20 weapons at most (models.py)
@@ -79,10 +78,11 @@ class NecrowarzonePages(SystemPages[NecrowarzoneSystem]):
         "light_wounds": (0, 20),
     }
 
+    lookups = ("figures",)
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
             "characteristics": CHARACTERISTICS,
-            "figures": by_id(cat.figures),
             "covers": [m for m in cat.modifiers if m.group == "couvert"],
             "conditions": [m for m in cat.modifiers if m.group == "condition"],
             "shot_form": SHOT_DEFAULTS,

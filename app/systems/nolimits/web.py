@@ -13,7 +13,6 @@ from app.systems.nolimits import BANDS, CHARACTERISTICS, NolimitsSystem
 from app.web.forms import error_text, form_text, int_or_raw
 from app.web.render import render
 from app.web.system_pages import SystemPages
-from app.web.toolkit import by_id
 
 WEAPON_ROWS = 3  # blank rows offered in the creator's weapon table (more on demand)
 HOUSE_RULE_ROWS = 2
@@ -68,15 +67,10 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
     }
     creator_keys = (*SystemPages.creator_keys, "category")
 
+    lookups = ("units", "profiles", "weapons", "abilities", "categories", "sizes", "vehicle_types")
+
     def catalogue_context(self, cat: Any) -> dict[str, Any]:
         return {
-            "units": by_id(cat.units),
-            "profiles": by_id(cat.profiles),
-            "weapons": by_id(cat.weapons),
-            "abilities": by_id(cat.abilities),
-            "categories": by_id(cat.categories),
-            "sizes": by_id(cat.sizes),
-            "vehicle_types": by_id(cat.vehicle_types),
             "characteristics": CHARACTERISTICS,
             "bands": BANDS,
         }
