@@ -16,7 +16,8 @@ the answers equal either way.
 
 import threading
 from collections.abc import Callable, Hashable, Sequence
-from typing import ClassVar, Generic, TypeVar
+from functools import partial
+from typing import Any, ClassVar, Generic, TypeVar
 
 from cachetools import LRUCache
 from pydantic import BaseModel
@@ -71,3 +72,22 @@ def issues_key(issues: Sequence[BaseModel]) -> tuple[bytes, ...]:
     general, the Renfort group), its summary lines are a function of the entry, its index
     and these; a key from them costs far less than the whole result's JSON."""
     return tuple(json_key(issue) for issue in issues)
+
+
+def remembered(memo: "EntryMemo[V] | None", key: Hashable, compute: Callable[[], V]) -> V:
+    """`compute()`, kept in `memo` under `key` when there is a memory (an engine's); a
+    caller without one (a test, a one-off check) computes it afresh."""
+    return compute() if memo is None else memo(key, compute)
+
+
+def per_entry(
+    memo: "EntryMemo[V] | None", entries: Sequence[BaseModel], compute: Callable[[Any, int], V]
+) -> list[V]:
+    """`compute(entry, index)` for each entry, remembered by the entry and its index (what
+    it is a function of, for most engines' entry results and summary lines)."""
+    if memo is None:
+        return [compute(entry, index) for index, entry in enumerate(entries)]
+    return [
+        memo((json_key(entry), index), partial(compute, entry, index))
+        for index, entry in enumerate(entries)
+    ]

@@ -6,7 +6,7 @@ No points anywhere: a summary has no budget, its `totals` say what a band is mad
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -16,7 +16,7 @@ from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
 from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, per_entry
 
 OPTIONAL_RULES = {
     "beaucoup_de_joueurs": "Beaucoup de joueurs",
@@ -137,17 +137,11 @@ def summary_lines(
 ) -> list[SummaryLine]:
     """One line per figure; `memo`: a memory of lines, each a function of its entry and
     index, as the entry's result is (validate_roster; app/systems/memo.py)."""
-    return [
-        summary_line(catalogue, entry, entry_result)
-        if memo is None
-        else memo(
-            (json_key(entry), index),
-            partial(summary_line, catalogue, entry, entry_result),
-        )
-        for index, (entry, entry_result) in enumerate(
-            zip(roster.entries, result.entries, strict=True)
-        )
-    ]
+    return per_entry(
+        memo,
+        roster.entries,
+        lambda entry, index: summary_line(catalogue, entry, result.entries[index]),
+    )
 
 
 def summary_line(catalogue: Catalogue, entry: Any, entry_result: Any) -> SummaryLine:

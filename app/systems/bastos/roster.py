@@ -22,7 +22,7 @@ from app.systems.bastos.catalogue import Catalogue, Example
 from app.systems.bastos.engine import BastosFigure, BastosFigureDerived, cost_figure
 from app.systems.building import roster_document
 from app.systems.catalogued import RosterBase, empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, per_entry
 
 # The optional rules of L282 and the zombie page (L289), as the players agree on them.
 OptionalRule = Literal[
@@ -200,15 +200,7 @@ def validate_roster(
     """Band totals and issues: `issues` holds the list's own, each entry holds its own.
     `memo`: a memory of entry results, each a function of the entry and its index
     (app/systems/memo.py)."""
-    results = [
-        _figure_result(catalogue, entry, index)
-        if memo is None
-        else memo(
-            (json_key(entry), index),
-            partial(_figure_result, catalogue, entry, index),
-        )
-        for index, entry in enumerate(roster.entries)
-    ]
+    results = per_entry(memo, roster.entries, partial(_figure_result, catalogue))
     entries = [result for result, _ in results]
     counted = [
         (figure, entry.count) for entry, (_, figure) in zip(roster.entries, results, strict=True)

@@ -30,7 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, json_key, remembered
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = Annotated[str, CatalogueId(HIDDEN_MOVE_IDS, "hidden move")]
@@ -160,10 +160,10 @@ def validate_roster(
     priced = cost or (lambda fighter: cost_fighter(catalogue, fighter))
 
     def result(index: int, entry: EntryShape) -> DcsystemEntryResult:
-        if memo is None:
-            return _entry_result(catalogue, entry, index, costing, priced)
         key = (json_key(entry), index, costing)  # type: ignore[arg-type]
-        return memo(key, lambda: _entry_result(catalogue, entry, index, costing, priced))
+        return remembered(
+            memo, key, lambda: _entry_result(catalogue, entry, index, costing, priced)
+        )
 
     entries = [result(index, entry) for index, entry in enumerate(roster.entries)]
     moves = [catalogue.hidden_move(move_id) for move_id in extras.hidden_moves]

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from app.systems.base import EntryResult, Issue, RosterResult, error
 from app.systems.building import roster_document
 from app.systems.catalogued import empty_roster, points_not_used, unpriced_entry
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, per_entry
 from app.systems.necrowarzone.catalogue import Catalogue, Example
 from app.systems.necrowarzone.models import (
     NecrowarzoneEntryBase,
@@ -126,12 +126,8 @@ def validate_roster(
     (app/systems/memo.py)."""
     entries: list[NecrowarzoneEntryResult] = []
     figures: list[tuple[NecrowarzoneFigure, int]] = []
-    for index, entry in enumerate(roster.entries):
-        if memo is None:
-            result, figure = _entry_result(catalogue, entry, index)
-        else:
-            key = (json_key(entry), index)
-            result, figure = memo(key, partial(_entry_result, catalogue, entry, index))
+    results = per_entry(memo, roster.entries, partial(_entry_result, catalogue))
+    for entry, (result, figure) in zip(roster.entries, results, strict=True):
         figures.append((figure, entry.count))
         entries.append(result)
     leaders = sum(count for figure, count in figures if figure.leader)

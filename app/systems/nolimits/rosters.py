@@ -6,12 +6,13 @@ general, no banner, points limit, empty list) in `issues`. Lnnn = line of
 shared/rules/no-limits.fr.txt; "note N" = docs/rules-notes.md (No Limits).
 """
 
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from app.systems.base import CostLine, EntryResult, Issue, RosterResult, prefixed
-from app.systems.memo import EntryMemo, issues_key, json_key
+from app.systems.memo import EntryMemo, issues_key, json_key, per_entry, remembered
 from app.systems.nolimits.catalogue import Formation
 from app.systems.nolimits.checks import (
     category_issues,
@@ -202,25 +203,17 @@ def validate_roster(
     (app/systems/memo.py); the command rules (one general, one banner) run here."""
     catalogue = pricer.catalogue
 
-    def result_of(index: int, entry: Any) -> NolimitsEntryResult:
-        if memo is None:
-            return entry_result(pricer, entry, index)
-        key = (json_key(entry), index)
-        return memo(key, lambda: entry_result(pricer, entry, index))
-
     def with_issues(
         index: int, entry: Any, result: NolimitsEntryResult, more: list[Issue]
     ) -> NolimitsEntryResult:
         def copy() -> NolimitsEntryResult:
             return result.model_copy(update={"issues": [*result.issues, *more]})
 
-        if memo is None:
-            return copy()
         # Remembered too (a second general's copy is the same at every save), so that its
         # JSON is too (app/systems/result_json.py).
-        return memo((json_key(entry), index, issues_key(more)), copy)
+        return remembered(memo, (json_key(entry), index, issues_key(more)), copy)
 
-    entries = [result_of(i, entry) for i, entry in enumerate(roster.entries)]
+    entries = per_entry(memo, roster.entries, partial(entry_result, pricer))
     general = next((i for i, entry in enumerate(roster.entries) if entry.general), None)
     standard = next((i for i, entry in enumerate(roster.entries) if entry.battle_standard), None)
     for i, (entry, result) in enumerate(zip(roster.entries, entries, strict=True)):
