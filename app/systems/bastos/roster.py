@@ -123,10 +123,13 @@ def entry_figure(catalogue: Catalogue, entry: EntryShape) -> tuple[BastosFigure,
 
 
 def _entry_result(
-    catalogue: Catalogue, entry: EntryShape, index: int, figure: BastosFigure, name: str
-) -> BastosEntryResult:
+    catalogue: Catalogue, entry: EntryShape, index: int
+) -> tuple[BastosEntryResult, BastosFigure]:
+    """The entry's result, and its figure (what the band's totals count)."""
+    figure, name = entry_figure(catalogue, entry)
     where = f"entries[{index}].{'unit' if entry.unit is not None else 'custom'}"
-    return unpriced_entry(BastosEntryResult, entry, name, cost_figure(catalogue, figure), where)
+    costed = cost_figure(catalogue, figure)
+    return unpriced_entry(BastosEntryResult, entry, name, costed, where), figure
 
 
 def band_derived(
@@ -185,13 +188,6 @@ def band_issues(derived: BastosBandDerived, roster: RosterShape) -> list[Issue]:
     return issues + points_not_used(roster.points_limit)
 
 
-def _figure_result(
-    catalogue: Catalogue, entry: EntryShape, index: int
-) -> tuple[BastosEntryResult, BastosFigure]:
-    figure, name = entry_figure(catalogue, entry)
-    return _entry_result(catalogue, entry, index, figure, name), figure
-
-
 def validate_roster(
     catalogue: Catalogue,
     roster: RosterShape,
@@ -200,7 +196,7 @@ def validate_roster(
     """Band totals and issues: `issues` holds the list's own, each entry holds its own.
     `memo`: a memory of entry results, each a function of the entry and its index
     (app/systems/memo.py)."""
-    results = per_entry(memo, roster.entries, partial(_figure_result, catalogue))
+    results = per_entry(memo, roster.entries, partial(_entry_result, catalogue))
     entries = [result for result, _ in results]
     counted = [
         (figure, entry.count) for entry, (_, figure) in zip(roster.entries, results, strict=True)
