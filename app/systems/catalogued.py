@@ -65,6 +65,7 @@ __all__ = [
     "PricedOut",
     "RosterBase",
     "empty_roster",
+    "entry_line",
     "narrowed_models",
     "over_points_limit",
     "points_not_used",
@@ -161,6 +162,21 @@ def unpriced_entry(
         derived=costed.derived,
         issues=prefixed(costed.issues, where),
     )
+
+
+def entry_line(result: EntryResult[Any], **shown: Any) -> SummaryLine:
+    """An entry's summary line: its name, count, points, whether it counts and its issues
+    as its result says them, and what the system shows of it (`shown`: badges, details,
+    its group, another name)."""
+    said = {
+        "name": result.name,
+        "count": result.count,
+        "points_each": result.unit_points,
+        "points": result.points,
+        "counted": result.counted,
+        "issues": result.issues,
+    }
+    return SummaryLine(**{**said, **shown})
 
 
 def over_points_limit(points: int, limit: int | None, source: str = "") -> list[Issue]:

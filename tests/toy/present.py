@@ -3,7 +3,7 @@
 from typing import Any, Literal
 
 from app.systems.base import SummaryLine
-from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut, entry_line
 
 from .models import ToyRosterBase
 
@@ -27,11 +27,6 @@ class ToyCatalogue(CatalogueOut):
 def line(result: Any, rules: list[str]) -> SummaryLine:
     """The summary line of one entry's result (an EntryResult[ToyDerived]) and its unit's
     rules."""
-    return SummaryLine(
-        name=result.name,
-        count=result.count,
-        points_each=result.unit_points,
-        points=result.points,
-        details=[f"Force {result.derived.strength}", *([", ".join(rules)] if rules else [])],
-        issues=result.issues,
+    return entry_line(
+        result, details=[f"Force {result.derived.strength}", *([", ".join(rules)] if rules else [])]
     )

@@ -15,7 +15,7 @@ from app.systems.base import Badge, SummaryLine, Total
 from app.systems.bastos.catalogue import Catalogue, Weapon
 from app.systems.bastos.engine import BastosFigure, BastosWeaponOut
 from app.systems.bastos.roster import BastosResult, BastosRosterBase, entry_figure
-from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, ExampleOut, ItemOut, entry_line
 from app.systems.memo import EntryMemo, per_entry
 
 OPTIONAL_RULES = {
@@ -150,15 +150,7 @@ def summary_line(catalogue: Catalogue, entry: Any, entry_result: Any) -> Summary
     details = [weapon_row(derived.weapon)] if derived.weapon else []
     test = "Test de Rep, dé de leader" if derived.leader else "Test de Rep"
     details.append(f"{test} : {rep_test_text(derived.rep_test)}")
-    return SummaryLine(
-        name=entry_result.name,
-        count=entry_result.count,
-        points_each=0,
-        points=0,
-        badges=figure_badges(figure, catalogue),
-        details=details,
-        issues=entry_result.issues,
-    )
+    return entry_line(entry_result, badges=figure_badges(figure, catalogue), details=details)
 
 
 def _noun(count: int, singular: str, plural: str) -> Total:

@@ -12,7 +12,7 @@ from app.systems.base import (
     SummaryLine,
 )
 from app.systems.building import build_engine, roster_document
-from app.systems.catalogued import CatalogueSystem
+from app.systems.catalogued import CatalogueSystem, entry_line
 from app.systems.dcsystem.catalogue import Catalogue, DcsystemDice, Level, cross_check
 from app.systems.dcsystem.engine import (
     DcsystemFighter,
@@ -173,19 +173,14 @@ class DcSystem(
         else:
             assert entry.custom is not None
             item_ids = entry.custom.items
-        return SummaryLine(
-            name=entry_result.name,
-            count=entry_result.count,
-            points_each=entry_result.unit_points,
-            points=entry_result.points,
-            counted=entry_result.counted,
+        return entry_line(
+            entry_result,
             group="Renfort (non compté)" if not entry_result.counted else None,
             badges=dice_badges(derived.dice),
             details=[
                 f"Niveau {derived.level}",
                 ", ".join(self.data.item(item_id).name for item_id in dict.fromkeys(item_ids)),
             ],
-            issues=entry_result.issues,
         )
 
     def summary_extras(

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, Budget, SummaryLine, Total, points_budget
-from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut, entry_line
 from app.systems.infinity.catalogue import Catalogue
 from app.systems.infinity.engine import InfinityGroupOrders
 from app.systems.infinity.models import InfinityRoster, InfinityTrooper, InfinityTrooperOption
@@ -263,17 +263,8 @@ class Presenter:
                 details.append(self.skill_names(trooper))
         if option is not None and option.equipment:
             details.append(", ".join(self.names.get(e, e) for e in option.equipment))
-        return SummaryLine(
-            name=option_label(entry_result.name, option, entry.option),
-            count=entry_result.count,
-            points_each=entry_result.unit_points,
-            points=entry_result.points,
-            counted=entry_result.counted,
-            group=heading,
-            badges=badges,
-            details=details,
-            issues=entry_result.issues,
-        )
+        name = option_label(entry_result.name, option, entry.option)
+        return entry_line(entry_result, name=name, group=heading, badges=badges, details=details)
 
     def budgets(self, result: InfinityResult) -> list[Budget]:
         swc = result.derived.swc

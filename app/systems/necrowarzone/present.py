@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.systems.base import Badge, SummaryLine, Total
-from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut
+from app.systems.catalogued import CatalogueOut, DescribedOut, ExampleOut, ItemOut, entry_line
 from app.systems.necrowarzone.catalogue import Catalogue, ModifierKind
 from app.systems.necrowarzone.models import NecrowarzoneFigure, NecrowarzoneRosterBase
 from app.systems.necrowarzone.rosters import (
@@ -178,14 +178,10 @@ def figure_details(figure: NecrowarzoneFigure, derived: NecrowarzoneFigureDerive
 
 
 def summary_line(figure: NecrowarzoneFigure, entry: NecrowarzoneEntryResult) -> SummaryLine:
-    return SummaryLine(
-        name=entry.name,
-        count=entry.count,
-        points_each=0,
-        points=0,
+    return entry_line(
+        entry,
         badges=figure_badges(figure, entry.derived),
         details=figure_details(figure, entry.derived),
-        issues=entry.issues,
     )
 
 
