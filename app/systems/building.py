@@ -134,12 +134,18 @@ def example_rosters(
 ) -> list[ExampleRoster]:
     """The catalogue's example rosters, each with its roster document."""
     return [
-        ExampleRoster(
-            id=example.id,
-            name=example.name,
-            printed_total=example.printed_total,
-            expected_issue_codes=example.expected_issue_codes,
-            document=document,
-        )
+        as_example(ExampleRoster, example, document)
         for example, document in zip(examples, documents, strict=True)
     ]
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def as_example(
+    model: type[ModelT], example: BaseModel, document: dict[str, Any], **more: Any
+) -> ModelT:
+    """A catalogue example as `model`: the example's fields that `model` has, its roster
+    document, and `more`."""
+    fields = example.model_dump(include=set(model.model_fields))
+    return model.model_validate({**fields, "document": document, **more})

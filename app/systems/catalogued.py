@@ -44,7 +44,7 @@ from app.systems.base import (
     prefixed,
     warning,
 )
-from app.systems.building import SystemCatalogue, example_rosters
+from app.systems.building import SystemCatalogue, as_example, example_rosters
 from app.systems.memo import EntryMemo
 from app.systems.outputs import (
     CatalogueOut,
@@ -318,9 +318,8 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         `more` computes from the parsed document."""
         outputs = []
         for example, document in zip(self.data.examples, self.example_documents(), strict=True):
-            fields = example.model_dump(include=set(model.model_fields))
             extra = more(self.roster_model.model_validate(document)) if more else {}
-            outputs.append(model.model_validate({**fields, "document": document, **extra}))
+            outputs.append(as_example(model, example, document, **extra))
         return outputs
 
     @cached_property
