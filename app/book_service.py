@@ -19,13 +19,13 @@ from app.book_units import (
     Origin,
     Update,
     Updates,
-    canonical,
     drawn_units,
     item_index,
     origins_by_entry,
     published_unit,
     restored_items,
     unit_items,
+    update_of,
     with_items,
     with_unit,
 )
@@ -49,7 +49,6 @@ from app.systems.books import (
     BookValidation,
     validate_book,
 )
-from app.systems.changes import changes
 
 __all__ = [
     "BOOK_MAX_BYTES",
@@ -303,34 +302,10 @@ class BookService:
         document = roster_document.model_dump(mode="json")
         newer = self._newer(system, document)
         result, _ = check(system, roster_document)
-        out = []
-        for drawn, used, newest in newer:
-            before = published_unit(used.snapshot, drawn.unit)
-            after = published_unit(newest.snapshot, drawn.unit)
-            before_unit, points_before = before if before is not None else ({}, 0)
-            if after is None:
-                status, points_after, lines = "withdrawn", points_before, ["Unité retirée du livre"]
-            else:
-                after_unit, points_after = after
-                status = "changed"
-                lines = changes(
-                    canonical(system, before_unit),
-                    canonical(system, after_unit),
-                    points_before,
-                    points_after,
-                )
-            out.append(
-                Update(
-                    path=drawn.path,
-                    book=used.code,
-                    latest=newest.code,
-                    unit=drawn.unit,
-                    status=status,
-                    points_before=points_before,
-                    points_after=points_after,
-                    changes=lines,
-                )
-            )
+        out = [
+            update_of(system, drawn, used.snapshot, newest.code, newest.snapshot)
+            for drawn, used, newest in newer
+        ]
         points_after = result.points
         if newer:
             applied = self._applied(system, document, newer, None)

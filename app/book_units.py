@@ -3,13 +3,14 @@
 Pure: documents in, documents out (BookService, app/book_service.py, reads the books)."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, definition_model, units_in_extras
+from app.systems.changes import changes
 from app.systems.inputs import is_digits
 
 
@@ -92,6 +93,40 @@ def published_unit(snapshot: Mapping[str, Any], unit_id: str) -> tuple[dict[str,
         if unit.get("id") == unit_id:
             return unit, int(points.get(unit_id, 0))
     return None
+
+
+def update_of(
+    system: AnySystem,
+    drawn: Drawn,
+    used: Mapping[str, Any],
+    latest: str,
+    newest: Mapping[str, Any],
+) -> Update:
+    """What the drawn unit would get from the newest published version (`latest`, its
+    snapshot `newest`) of the book version it was drawn from (its snapshot `used`)."""
+    before = published_unit(used, drawn.unit)
+    after = published_unit(newest, drawn.unit)
+    before_unit, points_before = before if before is not None else ({}, 0)
+    if after is None:
+        status, points_after, lines = "withdrawn", points_before, ["Unité retirée du livre"]
+    else:
+        after_unit, points_after = after
+        status = "changed"
+        lines = changes(
+            canonical(system, before_unit),
+            canonical(system, after_unit),
+            points_before,
+            points_after,
+        )
+    # Where the unit is, the book version it names and the unit it names: the drawn unit's.
+    return Update(
+        **asdict(drawn),
+        latest=latest,
+        status=status,
+        points_before=points_before,
+        points_after=points_after,
+        changes=lines,
+    )
 
 
 def canonical(system: AnySystem, unit: dict[str, Any]) -> dict[str, Any]:
