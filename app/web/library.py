@@ -275,47 +275,39 @@ def refused_as(request: Request, session: Session, error: Exception, said: Refus
 
 @router.post("/listes/{roster_id}/renommer")
 def rename(
-    roster: EditableRoster,
-    request: Request,
-    session: SessionDep,
-    form: FormDep,
-    roster_service: Rosters,
+    roster: EditableRoster, request: Request, form: FormDep, roster_service: Rosters
 ) -> Response:
     name = str(form.get("name") or "").strip()
     try:
         roster_service.document(roster)
         roster_service.edit(roster, lambda document: {**document, "name": name})
     except (ValidationError, RosterError) as error:
-        return refused_as(request, session, error, RENAME_REFUSED)
+        return refused_as(request, roster_service.session, error, RENAME_REFUSED)
     return back(request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}")
 
 
 @router.post("/listes/{roster_id}/dupliquer")
-def duplicate(
-    roster: EditableRoster, request: Request, session: SessionDep, roster_service: Rosters
-) -> Response:
+def duplicate(roster: EditableRoster, request: Request, roster_service: Rosters) -> Response:
     document = dict(roster.document)
     document["name"] = f"{roster.name or UNNAMED} (copie)"[:100]
     try:
         parsed = roster_service.system(roster).roster_model.model_validate(document)
         copy, _token = roster_service.create(parsed)
-        join(request, session, copy.id)
+        join(request, roster_service.session, copy.id)
     except (ValidationError, RosterError) as error:
-        return refused_as(request, session, error, COPY_REFUSED)
+        return refused_as(request, roster_service.session, error, COPY_REFUSED)
     return back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
 
 
 @router.post("/listes/{roster_id}/supprimer")
 def delete(
-    roster: EditableRoster,
-    request: Request,
-    session: SessionDep,
-    form: FormDep,
-    roster_service: Rosters,
+    roster: EditableRoster, request: Request, form: FormDep, roster_service: Rosters
 ) -> Response:
-    """Asks first (a page of its own, no script needed); deletes once confirmed."""
+    """Asks first (a page of its own, no script needed); deletes once confirmed. The pages
+    it answers read through the roster service's session (the request's one)."""
     if form.get("confirm") != "oui":
-        return library(request, session, confirm=library_item(roster_service, roster))
+        item = library_item(roster_service, roster)
+        return library(request, roster_service.session, confirm=item)
     name = roster.name or UNNAMED
     roster_service.delete(roster)
     return back(request, "ok", f"Liste supprimée : « {name} ».")
