@@ -1,8 +1,8 @@
 """What every engine's `build(data)` does alike: check the catalogue, report every problem."""
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import cached_property
-from typing import Any, TypeVar
+from functools import cached_property, partial
+from typing import Any, Generic, TypeVar, cast, overload
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -37,6 +37,34 @@ class CatalogueModel(BaseModel):
         except KeyError:
             return False
         return True
+
+
+ItemT = TypeVar("ItemT")
+
+
+class Lookup(Generic[ItemT]):
+    """A catalogue's typed lookup of one of its lists, through `find`: in the catalogue's
+    class, `weapon: ClassVar[Lookup[Weapon]] = Lookup("weapons")` gives
+    `catalogue.weapon(weapon_id)`, the Weapon with that id (KeyError when there is none)."""
+
+    def __init__(self, kind: str, by: str = "id") -> None:
+        self.kind = kind
+        self.by = by
+
+    @overload
+    def __get__(self, catalogue: None, owner: type) -> "Lookup[ItemT]": ...
+
+    @overload
+    def __get__(self, catalogue: CatalogueModel, owner: type) -> Callable[[Hashable], ItemT]: ...
+
+    def __get__(
+        self, catalogue: CatalogueModel | None, owner: type
+    ) -> "Lookup[ItemT] | Callable[[Hashable], ItemT]":
+        return self if catalogue is None else partial(self.find, catalogue)
+
+    def find(self, catalogue: CatalogueModel, key: Hashable) -> ItemT:
+        # Each list holds the model its field declares (pydantic checked it).
+        return cast(ItemT, catalogue.find(self.kind, key, self.by))
 
 
 class SystemInfo(CatalogueModel):

@@ -1,10 +1,11 @@
 """The toy's catalogue data: the shape of data/catalogue.toml, checked at start-up."""
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from app.systems.building import (
     CatalogueModel,
     ExampleData,
+    Lookup,
     SystemCatalogue,
     SystemInfo,
     duplicate_ids_in,
@@ -37,8 +38,7 @@ class ToyData(SystemCatalogue):
     units: list[ToyUnitData]
     examples: list[ToyExampleData]
 
-    def unit(self, unit_id: str) -> ToyUnitData:
-        return self.find("units", unit_id)  # type: ignore[no-any-return]
+    unit: ClassVar[Lookup[ToyUnitData]] = Lookup("units")
 
 
 def cross_check(data: ToyData) -> list[str]:

@@ -4,12 +4,18 @@ Checked at start-up; every problem is reported at once, with the key it concerns
 Lnnn = line of shared/rules/pour-quelques-bastos-de-plus.fr.txt.
 """
 
-from typing import Any, Literal, cast, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, build_engine, duplicate_ids, duplicate_ids_in
+from app.systems.building import (
+    CatalogueModel,
+    Lookup,
+    build_engine,
+    duplicate_ids,
+    duplicate_ids_in,
+)
 
 # The ids are part of the API contract (api-v1.md, "### bastos").
 WeaponId = Literal["revolver", "pistolet_45", "fusil_a_pompe", "mitraillette", "corps_a_corps"]
@@ -87,12 +93,8 @@ class Catalogue(building.SystemCatalogue):
     figures: list[SampleFigure]
     examples: list[Example]
 
-    def weapon(self, weapon_id: str) -> Weapon:
-        """A row of the weapon table by id (KeyError when unknown)."""
-        return cast(Weapon, self.find("weapons", weapon_id))
-
-    def figure(self, figure_id: str) -> SampleFigure:
-        return cast(SampleFigure, self.find("figures", figure_id))
+    weapon: ClassVar[Lookup[Weapon]] = Lookup("weapons")  # a row of the weapon table
+    figure: ClassVar[Lookup[SampleFigure]] = Lookup("figures")
 
     def rep_level(self, rep: int) -> RepLevel | None:
         return self.find("reps", rep, by="rep") if self.has("reps", rep, by="rep") else None

@@ -3,12 +3,12 @@
 Checked at start-up; every problem is reported at once, with the key it concerns.
 """
 
-from typing import Literal, cast, get_args
+from typing import ClassVar, Literal, get_args
 
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel, duplicate_ids_in
+from app.systems.building import CatalogueModel, Lookup, duplicate_ids_in
 
 # The ids are part of the API contract (api-v1.md): the catalogue must define exactly these.
 ItemId = Literal[
@@ -161,19 +161,10 @@ class Catalogue(building.SystemCatalogue):
     units: list[Unit]
     examples: list[Example]
 
-    # find() answers Any; each list holds the model its field declares (as in bastos).
-    def item(self, item_id: str) -> Item:
-        """A capacité, équipement or handicap by id (KeyError when unknown)."""
-        return cast(Item, self.find("items", item_id))
-
-    def unit(self, unit_id: str) -> Unit:
-        return cast(Unit, self.find("units", unit_id))
-
-    def level(self, level: int) -> LevelRule:
-        return cast(LevelRule, self.find("levels", level, by="level"))
-
-    def hidden_move(self, move_id: str) -> HiddenMove:
-        return cast(HiddenMove, self.find("hidden_moves", move_id))
+    item: ClassVar[Lookup[Item]] = Lookup("items")  # a capacité, équipement or handicap
+    unit: ClassVar[Lookup[Unit]] = Lookup("units")
+    level: ClassVar[Lookup[LevelRule]] = Lookup("levels", by="level")
+    hidden_move: ClassVar[Lookup[HiddenMove]] = Lookup("hidden_moves")
 
 
 def cross_check(catalogue: Catalogue) -> list[str]:
