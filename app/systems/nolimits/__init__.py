@@ -68,13 +68,12 @@ class NolimitsSystem(
 
     def __init__(self, catalogue: Catalogue) -> None:
         super().__init__(catalogue)
-        known = catalogue.by_id
         models = input_models(
-            weapon_ids=list(known.weapons),
-            rule_ids=list(known.weapon_rules),
-            ability_ids=list(known.abilities),
-            profile_ids=list(known.profiles),
-            unit_ids=list(known.units),
+            weapon_ids=[weapon.id for weapon in catalogue.weapons],
+            rule_ids=[rule.id for rule in catalogue.weapon_rules],
+            ability_ids=[ability.id for ability in catalogue.abilities],
+            profile_ids=[profile.id for profile in catalogue.profiles],
+            unit_ids=[unit.id for unit in catalogue.units],
         )
         self.weapon_model, self.unit_model = models.weapon, models.unit
         self.entry_model, self.roster_model = models.entry, models.roster
@@ -83,7 +82,7 @@ class NolimitsSystem(
             "NolimitsBuildingRequest",
             __config__=ConfigDict(strict=True, extra="forbid"),
             __doc__="A building of one material (table L277-282) and its measure in inches.",
-            material=(catalogue_id(list(known.materials), "material"), ...),
+            material=(catalogue_id([m.id for m in catalogue.materials], "material"), ...),
             size_in=(integer(1, 1000), Field(description="The building's measure in inches.")),
         )
 

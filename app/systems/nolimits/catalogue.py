@@ -2,13 +2,12 @@
 checked at start-up (catalogue_checks.py). Items are looked up by id with the catalogue's
 methods: `catalogue.weapon(id)`, `catalogue.unit(id)`, `catalogue.ability(id)`..."""
 
-from functools import cached_property
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from app.systems import building
-from app.systems.building import CatalogueModel
+from app.systems.building import CatalogueModel, Lookup
 from app.systems.nolimits.models import (
     Band,
     Category,
@@ -283,45 +282,11 @@ class Catalogue(building.SystemCatalogue):
             raise LookupError("no pricing in this catalogue")
         return self.pricing
 
-    def weapon(self, weapon_id: str) -> Weapon:
-        return self.by_id.weapons[weapon_id]
-
-    def weapon_rule(self, rule_id: str) -> WeaponRule:
-        return self.by_id.weapon_rules[rule_id]
-
-    def ability(self, ability_id: str) -> Ability:
-        return self.by_id.abilities[ability_id]
-
-    def profile(self, profile_id: str) -> PrintedProfile:
-        return self.by_id.profiles[profile_id]
-
-    def unit(self, unit_id: str) -> Formation:
-        return self.by_id.units[unit_id]
-
-    def material(self, material_id: str) -> Material:
-        return self.by_id.materials[material_id]
-
-    def category(self, category_id: str) -> CategoryInfo:
-        return self.by_id.categories[category_id]
-
-    def size(self, size_id: str) -> SizeInfo:
-        return self.by_id.sizes[size_id]
-
-    @cached_property
-    def by_id(self) -> "ById":
-        return ById(self)
-
-
-class ById:
-    """The catalogue's lists by id: plain dicts, built once (pydantic private attributes are
-    slower to read)."""
-
-    def __init__(self, catalogue: Catalogue) -> None:
-        self.weapons = {weapon.id: weapon for weapon in catalogue.weapons}
-        self.weapon_rules = {rule.id: rule for rule in catalogue.weapon_rules}
-        self.abilities = {ability.id: ability for ability in catalogue.abilities}
-        self.profiles = {profile.id: profile for profile in catalogue.profiles}
-        self.units = {unit.id: unit for unit in catalogue.units}
-        self.materials = {material.id: material for material in catalogue.materials}
-        self.categories: dict[str, CategoryInfo] = {c.id: c for c in catalogue.categories}
-        self.sizes: dict[str, SizeInfo] = {size.id: size for size in catalogue.sizes}
+    weapon: ClassVar[Lookup[Weapon]] = Lookup("weapons")
+    weapon_rule: ClassVar[Lookup[WeaponRule]] = Lookup("weapon_rules")
+    ability: ClassVar[Lookup[Ability]] = Lookup("abilities")
+    profile: ClassVar[Lookup[PrintedProfile]] = Lookup("profiles")
+    unit: ClassVar[Lookup[Formation]] = Lookup("units")
+    material: ClassVar[Lookup[Material]] = Lookup("materials")
+    category: ClassVar[Lookup[CategoryInfo]] = Lookup("categories")
+    size: ClassVar[Lookup[SizeInfo]] = Lookup("sizes")

@@ -34,42 +34,41 @@ def _weapon_problems(catalogue: Catalogue) -> list[str]:
         problems += [
             f"{where}.rules: unknown weapon rule {rule!r}"
             for rule in weapon.rules
-            if rule not in catalogue.by_id.weapon_rules
+            if not catalogue.has("weapon_rules", rule)
         ]
     return problems
 
 
 def _reference_problems(catalogue: Catalogue) -> list[str]:
-    known = catalogue.by_id
     problems = []
     for index, profile in enumerate(catalogue.profiles):
         problems += [
             f"profiles[{index}].weapons: unknown weapon {w!r}"
             for w in profile.weapons
-            if w not in known.weapons
+            if not catalogue.has("weapons", w)
         ]
         problems += [
             f"profiles[{index}].abilities: unknown ability {a!r}"
             for a in profile.abilities
-            if a not in known.abilities
+            if not catalogue.has("abilities", a)
         ]
     for index, unit in enumerate(catalogue.units):
         for slot_name, slot in (("troopers", unit.troopers), ("leader", unit.leader)):
             if slot is None:
                 continue
-            if slot.profile not in known.profiles:
+            if not catalogue.has("profiles", slot.profile):
                 problems.append(f"units[{index}].{slot_name}: unknown profile {slot.profile!r}")
             if slot.min > slot.max:
                 problems.append(f"units[{index}].{slot_name}: min is above max")
     for index, example in enumerate(catalogue.examples):
         for entry_index, entry in enumerate(example.entries):
             where = f"examples[{index}].entries[{entry_index}]"
-            formation = known.units.get(entry.unit)
+            formation = catalogue.unit(entry.unit) if catalogue.has("units", entry.unit) else None
             problems += [
                 f"{where}.specialists: unknown weapon {w!r}"
                 for specialist in entry.specialists
                 for w in specialist.weapons
-                if w not in known.weapons
+                if not catalogue.has("weapons", w)
             ]
             if formation is None:
                 problems.append(f"{where}.unit: unknown unit {entry.unit!r}")

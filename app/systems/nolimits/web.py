@@ -136,7 +136,7 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
             size_mm=int_or_raw(form.get("size_mm")),
             catalogue_weapons={
                 weapon_id: count
-                for weapon_id in self.engine.data.by_id.weapons
+                for weapon_id in (weapon.id for weapon in self.engine.data.weapons)
                 if isinstance(count := int_or_raw(form.get(f"cw-{weapon_id}")), int) and count > 0
             },
             weapons=[weapon for weapon in typed_weapons if weapon["name"]],
@@ -244,10 +244,10 @@ class NolimitsPages(SystemPages[NolimitsSystem]):
     # --- the roster editor ---------------------------------------------------------------
 
     def new_entry(self, form: FormData) -> dict[str, Any] | None:
-        unit_id = form.get("add-unit")
-        unit = self.engine.data.by_id.units.get(str(unit_id)) if unit_id else None
-        if unit is None:
+        unit_id, data = str(form.get("add-unit") or ""), self.engine.data
+        if not data.has("units", unit_id):
             return None
+        unit = data.unit(unit_id)
         # A formation starts at its smallest legal size ("De 4 à 8 fantassins", L120).
         return {"unit": unit.id, "count": max(unit.troopers.min, 1)}
 
