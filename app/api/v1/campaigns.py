@@ -20,6 +20,7 @@ from app.api.v1.deps import (
     parse_version,
     told,
 )
+from app.api.v1.rosters import document_and_validation
 from app.campaigns.models import (
     BattleIn,
     BattleList,
@@ -36,7 +37,7 @@ from app.campaigns.service import CampaignService, NotOrganiser, OrganiserTokenM
 from app.carnet_service import KeyRefused
 from app.db import SessionDep
 from app.problems import ApiError, Problem
-from app.roster_service import TokenMissing, check
+from app.roster_service import TokenMissing
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign
@@ -197,16 +198,13 @@ def record(
     """record_battle: the line, its share, and the gang after it (its dead leave the totals)."""
     expected = parse_version(if_match, roster.version)
     line, share = campaigns.record(roster, expected, body)
-    system = campaigns.systems[roster.system]
-    document = system.roster_model.model_validate(roster.document)
-    result, _summary = check(system, campaigns.active(roster, document))
+    document = campaigns.systems[roster.system].roster_model.model_validate(roster.document)
     response.headers["ETag"] = f'"{roster.version}"'
     response.headers["Location"] = f"/api/v1/rosters/{roster.id}/battles"
     return {
         "battle": line.number,
         "share": share.code,
-        "roster": document.model_dump(mode="json"),
-        "validation": result.model_dump(mode="json"),
+        **document_and_validation(campaigns.systems, roster, document),
     }
 
 

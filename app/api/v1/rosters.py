@@ -102,20 +102,29 @@ def roster_types(systems: dict[str, AnySystem]) -> RosterTypes:
     return RosterTypes(document_type, RosterOut, RosterCreated, ShareOut)
 
 
-def roster_out(
+def document_and_validation(
     systems: Mapping[str, AnySystem], roster: Roster, document: BaseModel
 ) -> dict[str, Any]:
-    """A roster as the API answers it (its document, version and validation)."""
-    # The validation counts what every total counts: not the fighters its ledger says
-    # are dead or retired (api-v1.md « Campaigns »); the document keeps them.
+    """The roster's document and its validation, as every answer holding a roster gives
+    them. The validation counts what every total counts: not the fighters its ledger says
+    are dead or retired (api-v1.md « Campaigns »); the document keeps them."""
     session = object_session(roster)
     kept = counted(session, roster, document) if isinstance(session, Session) else document
     result, _summary = check(systems[roster.system], kept)
     return {
-        "id": roster.id,
-        "version": roster.version,
         "roster": document.model_dump(mode="json"),
         "validation": result.model_dump(mode="json"),
+    }
+
+
+def roster_out(
+    systems: Mapping[str, AnySystem], roster: Roster, document: BaseModel
+) -> dict[str, Any]:
+    """A roster as the API answers it (its document, version and validation)."""
+    return {
+        "id": roster.id,
+        "version": roster.version,
+        **document_and_validation(systems, roster, document),
     }
 
 
