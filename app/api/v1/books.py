@@ -8,15 +8,18 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, create_model
 
 from app.api.v1.bodies import require_json_body
-from app.api.v1.carnets import NO_STORE, UtcDatetime
+from app.api.v1.carnets import UtcDatetime
 from app.api.v1.deps import (
     IF_MATCH_PROBLEMS,
+    NO_STORE,
+    PRIVATE,
     TOO_HEAVY,
     Authorization,
     EditableRoster,
     IfMatchDep,
     Rosters,
     bearer,
+    headed,
     told,
 )
 from app.book_service import BookService
@@ -163,9 +166,8 @@ def _book_routes(router: APIRouter, book_in: Any) -> None:
         key = bearer(authorization)
         owner = books.carnet_of_key(key) if key is not None else None
         book, token = books.create(document, owner)
-        response.headers["ETag"] = f'"{book.version}"'
-        response.headers["Location"] = f"/api/v1/books/{book.id}"
-        response.headers["Cache-Control"] = NO_STORE  # the edit token
+        location = f"/api/v1/books/{book.id}"
+        headed(response, version=book.version, location=location, cache=NO_STORE)  # the token
         return {**book_out(book, document, books), "edit_token": token}
 
     @router.get(
@@ -176,8 +178,7 @@ def _book_routes(router: APIRouter, book_in: Any) -> None:
         operation_id="get_book",
     )
     def get_book(book: EditableBook, books: Books, response: Response) -> Any:
-        response.headers["ETag"] = f'"{book.version}"'
-        response.headers["Cache-Control"] = "private, no-store"
+        headed(response, version=book.version, cache=PRIVATE)
         return book_out(book, books.document(book), books)
 
 
@@ -207,7 +208,7 @@ def _replace_routes(router: APIRouter, book_in: Any) -> None:
         if document.system != book.system:
             raise WrongSystem(book.system)
         book = books.replace(book, if_match.version(book.version), document)
-        response.headers["ETag"] = f'"{book.version}"'
+        headed(response, version=book.version)
         return book_out(book, document, books)
 
     @router.delete(
@@ -241,7 +242,7 @@ def _publication_routes(router: APIRouter) -> None:
         share, new = books.publish(book)
         if not new:
             response.status_code = 200
-        response.headers["Location"] = f"/api/v1/book-shares/{share.code}"
+        headed(response, location=f"/api/v1/book-shares/{share.code}")
         return published_links(public_base(request), share.code, share.version).model_dump(
             by_alias=True
         )
@@ -279,7 +280,7 @@ def roster_update_routes(
     def get_roster_updates(
         roster: EditableRoster, rosters: Rosters, books: Books, response: Response
     ) -> Any:
-        response.headers["Cache-Control"] = "private, no-store"
+        headed(response, cache=PRIVATE)
         system = rosters.system(roster)
         return books.updates(system, rosters.document(roster))
 
@@ -307,5 +308,5 @@ def roster_update_routes(
         applied = books.apply(system, rosters.document(roster), body.paths)
         document = system.roster_model.model_validate(applied)
         roster = rosters.replace(roster, expected, document)
-        response.headers["ETag"] = f'"{roster.version}"'
+        headed(response, version=roster.version)
         return roster_out(roster, document)

@@ -13,10 +13,12 @@ from pydantic import BaseModel, Field, create_model
 
 from app.api.v1.deps import (
     AUTH_PROBLEMS,
+    PRIVATE,
     VERSION_PATTERN,
     Authorization,
     EditableRoster,
     bearer,
+    headed,
     parse_version,
     told,
 )
@@ -103,12 +105,12 @@ def list_battles(
         latest = roster_store.latest_share(session=campaigns.session, roster_id=roster.id)
         if latest is None or latest.code != share:
             raise ApiError(403, "Not this roster's latest share.")
-        response.headers["Cache-Control"] = "public, max-age=60"
+        headed(response, cache="public, max-age=60")
     else:
         if token is None:
             raise TokenMissing(roster_id)
         roster = campaigns.rosters.authorize(roster_id, token)
-        response.headers["Cache-Control"] = "private, no-store"
+        headed(response, cache=PRIVATE)
     # Plain JSON of plain values, as BattleList says (its validation of 1,000 lines
     # again took as long as reading them).
     body = json.dumps({"battles": campaigns.battles(roster)}, ensure_ascii=False)
@@ -199,8 +201,7 @@ def record(
     expected = parse_version(if_match, roster.version)
     line, share = campaigns.record(roster, expected, body)
     document = campaigns.systems[roster.system].roster_model.model_validate(roster.document)
-    response.headers["ETag"] = f'"{roster.version}"'
-    response.headers["Location"] = f"/api/v1/rosters/{roster.id}/battles"
+    headed(response, version=roster.version, location=f"/api/v1/rosters/{roster.id}/battles")
     return {
         "battle": line.number,
         "share": share.code,
@@ -222,7 +223,7 @@ def create(
         raise KeyRefused("")
     campaign, token, join = campaigns.create(body, carnet)
     base = public_base(request)
-    response.headers["Location"] = f"/api/v1/campaigns/{campaign.id}"
+    headed(response, location=f"/api/v1/campaigns/{campaign.id}")
     return CampaignCreated(
         id=campaign.id,
         edit_token=token,

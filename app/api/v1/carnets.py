@@ -9,15 +9,22 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, BaseModel, Field
 
-from app.api.v1.deps import TOO_HEAVY, CarnetDep, Carnets, Rosters, told
+from app.api.v1.deps import (
+    NO_STORE,
+    PRIVATE,
+    TOO_HEAVY,
+    CarnetDep,
+    Carnets,
+    Rosters,
+    headed,
+    told,
+)
 from app.dates import as_utc
 from app.problems import Problem
 from app.roster_service import RosterService, TokenRefused
 from app.store.models import Carnet
 from app.urls import public_base
 
-# An answer that carries a secret (an edit token, a carnet key) is kept by no cache.
-NO_STORE = "no-store"
 KEY_PROBLEMS = told(
     (401, "No carnet key."),
     (403, "Wrong carnet key (or one changed since)."),
@@ -95,8 +102,7 @@ def _carnet_routes(router: APIRouter) -> None:
     )
     def create_carnet(request: Request, carnets: Carnets, response: Response) -> Any:
         carnet, key = carnets.create()
-        response.headers["Location"] = f"/api/v1/carnets/{carnet.id}"
-        response.headers["Cache-Control"] = NO_STORE  # the key
+        headed(response, location=f"/api/v1/carnets/{carnet.id}", cache=NO_STORE)  # the key
         return CarnetCreated(id=carnet.id, key=key, url=carnet_url(request, carnet, key))
 
     @router.get(
@@ -108,7 +114,7 @@ def _carnet_routes(router: APIRouter) -> None:
         operation_id="get_carnet",
     )
     def get_carnet(carnet: CarnetDep, carnets: Carnets, response: Response) -> Any:
-        response.headers["Cache-Control"] = "private, no-store"
+        headed(response, cache=PRIVATE)
         return carnets.listing(carnet)
 
 
@@ -196,5 +202,5 @@ def _key_routes(router: APIRouter) -> None:
         carnet: CarnetDep, request: Request, carnets: Carnets, response: Response
     ) -> Any:
         key = carnets.rotate(carnet)
-        response.headers["Cache-Control"] = NO_STORE  # the new key
+        headed(response, cache=NO_STORE)  # the new key
         return CarnetKey(key=key, url=carnet_url(request, carnet, key))

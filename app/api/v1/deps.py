@@ -6,7 +6,7 @@ Plain `def`: FastAPI runs them in its thread pool, never on the event loop."""
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, Response
 
 from app.carnet_service import CarnetService
 from app.db import SessionDep
@@ -78,6 +78,34 @@ def parse_version(if_match: str | None, current: int) -> int:
     return int(if_match.strip().removeprefix("W/").strip('"'))
 
 
+# What caches may keep: nothing of an answer that carries a secret (an edit token, a carnet
+# key); a private copy of one read with a secret.
+NO_STORE = "no-store"
+PRIVATE = "private, no-store"
+
+
+def entity_tag(version: int) -> str:
+    """A version as the ETag the API sends, the one If-Match takes back (VERSION_PATTERN)."""
+    return f'"{version}"'
+
+
+def headed(
+    response: Response,
+    *,
+    version: int | None = None,
+    location: str | None = None,
+    cache: str | None = None,
+) -> None:
+    """Sets what an answer says beside its body: the version read or written (`ETag`), the
+    path of what it created (`Location`), what caches may keep (`Cache-Control`)."""
+    if version is not None:
+        response.headers["ETag"] = entity_tag(version)
+    if location is not None:
+        response.headers["Location"] = location
+    if cache is not None:
+        response.headers["Cache-Control"] = cache
+
+
 @dataclass(frozen=True)
 class IfMatch:
     """The `If-Match` a writer sent (None: none). Read by `version()` in the route, once the
@@ -105,6 +133,8 @@ IfMatchDep = Annotated[IfMatch, Depends(_if_match)]
 
 __all__ = [
     "AUTH_PROBLEMS",
+    "NO_STORE",
+    "PRIVATE",
     "VERSION_PATTERN",
     "CarnetDep",
     "Carnets",
@@ -113,5 +143,7 @@ __all__ = [
     "IfMatchDep",
     "Rosters",
     "bearer",
+    "entity_tag",
+    "headed",
     "parse_version",
 ]

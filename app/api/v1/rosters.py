@@ -12,14 +12,17 @@ from sqlmodel import Session
 
 from app.api.v1.bodies import require_json_body
 from app.api.v1.books import roster_update_routes
-from app.api.v1.carnets import NO_STORE, UtcDatetime, carnet_routes
+from app.api.v1.carnets import UtcDatetime, carnet_routes
 from app.api.v1.deps import (
     AUTH_PROBLEMS,
+    NO_STORE,
+    PRIVATE,
     TOO_HEAVY,
     VERSION_PATTERN,
     EditableRoster,
     IfMatchDep,
     Rosters,
+    headed,
     parse_version,
 )
 from app.db import SessionDep
@@ -133,9 +136,8 @@ def created(
 ) -> dict[str, Any]:
     """Stores the document; the answer of create_roster (and of add_carnet_roster)."""
     roster, token = service.create(document)
-    response.headers["ETag"] = f'"{roster.version}"'
-    response.headers["Location"] = f"/api/v1/rosters/{roster.id}"
-    response.headers["Cache-Control"] = NO_STORE  # the edit token
+    location = f"/api/v1/rosters/{roster.id}"
+    headed(response, version=roster.version, location=location, cache=NO_STORE)  # the token
     edit_url = f"{public_base(request)}/r/{roster.id}/modifier?t={token}"
     out = roster_out(service.systems, roster, document)
     return {**out, "edit_token": token, "edit_url": edit_url}
@@ -180,8 +182,7 @@ def _draft_routes(router: APIRouter, types: RosterTypes) -> None:
     )
     def read(roster: EditableRoster, service: Rosters, response: Response) -> Any:
         document = service.document(roster)
-        response.headers["ETag"] = f'"{roster.version}"'
-        response.headers["Cache-Control"] = "private, no-store"
+        headed(response, version=roster.version, cache=PRIVATE)
         return roster_out(service.systems, roster, document)
 
 
@@ -219,7 +220,7 @@ def _replace_routes(router: APIRouter, types: RosterTypes) -> None:
         except StaleVersion as stale:
             # Said by app/refusals.py's table, with the version this writer sent.
             raise StaleVersion(stale.current, expected) from None
-        response.headers["ETag"] = f'"{roster.version}"'
+        headed(response, version=roster.version)
         return roster_out(service.systems, roster, document)
 
     @router.delete(
@@ -256,7 +257,7 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         shared, new = service.share(roster)
         if not new:
             response.status_code = 200
-        response.headers["Location"] = f"/api/v1/shares/{shared.code}"
+        headed(response, location=f"/api/v1/shares/{shared.code}")
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
     @router.get(
