@@ -19,6 +19,8 @@ from app.validation_text import french_message
 
 __all__ = [
     "BOOK_MAX_UNITS",
+    "UNITS_IN_ENTRIES",
+    "UNITS_IN_EXTRAS",
     "BookDocument",
     "BookSource",
     "BookTraits",
@@ -108,8 +110,10 @@ class BookTraits:
     units_at: Literal["entries", "extras.units"] = "entries"
 
 
-# What a system that declares nothing gets.
-UNITS_IN_ENTRIES = BookTraits()
+# The two places a list may keep its book units, named once (a spec declares one; one that
+# declares nothing gets the first).
+UNITS_IN_ENTRIES = BookTraits(units_at="entries")
+UNITS_IN_EXTRAS = BookTraits(units_at="extras.units")
 _DECLARED: "WeakKeyDictionary[Any, BookTraits]" = WeakKeyDictionary()
 
 

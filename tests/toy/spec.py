@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from app.systems.base import AnySystem
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.spec import SystemSpec
 
@@ -39,5 +39,5 @@ SPEC = SystemSpec(
     templates_dir=HERE / "templates",
     campaign=CAMPAIGN,
     play=PLAY,
-    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    books=UNITS_IN_ENTRIES,  # a book unit is an entry (its `custom` figure)
 )

@@ -4,7 +4,7 @@ and its campaigns' Rep (« Chaque figurine possède une réputation », L11)."""
 from app.systems.bastos import build
 from app.systems.bastos.api import bastos_router
 from app.systems.bastos.web import BastosPages
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import CampaignTraits, sample_figures
 from app.systems.play_traits import FigureState, PlayTraits
 from app.systems.spec import SystemSpec
@@ -34,5 +34,5 @@ SPEC = SystemSpec(
         totals_template="campaign_totals.html",
     ),
     play=PLAY,
-    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    books=UNITS_IN_ENTRIES,  # a book unit is an entry (its `custom` figure)
 )

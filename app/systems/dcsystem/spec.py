@@ -1,7 +1,7 @@
 """DCSystem as Caserne serves it: the engine, its pages, and its odds route; its campaigns
 count the E.3 score."""
 
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.dcsystem import build
 from app.systems.dcsystem.api import dcsystem_router
@@ -16,5 +16,5 @@ SPEC = SystemSpec(
     api=dcsystem_router,
     campaign=CampaignTraits(score_template="campaign_score.html"),
     play=PLAY,
-    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` fighter)
+    books=UNITS_IN_ENTRIES,  # a book unit is an entry (its `custom` fighter)
 )

@@ -1,6 +1,6 @@
 """Infinity as Caserne serves it: the engine and its pages (no API extension, no score)."""
 
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_EXTRAS
 from app.systems.infinity import build
 from app.systems.infinity.web import InfinityPages
 from app.systems.play_traits import FigureState, PlayTraits
@@ -16,5 +16,5 @@ SPEC = SystemSpec(
     build=build,
     pages=InfinityPages,
     play=PLAY,
-    books=BookTraits(units_at="extras.units"),
+    books=UNITS_IN_EXTRAS,
 )

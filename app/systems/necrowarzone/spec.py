@@ -1,7 +1,7 @@
 """Necromunda–Warzone as Caserne serves it: the engine, its pages and its shooting helper,
 and what its campaigns keep (XP L7-11, light wounds L78, each ganger apart)."""
 
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import CampaignTraits, FigureStat, sample_figures
 from app.systems.necrowarzone import build
 from app.systems.necrowarzone.api import necrowarzone_router
@@ -26,5 +26,5 @@ SPEC = SystemSpec(
         figures_apart=True,  # each ganger has his own XP and injuries
     ),
     play=PLAY,
-    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    books=UNITS_IN_ENTRIES,  # a book unit is an entry (its `custom` figure)
 )

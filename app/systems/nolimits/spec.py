@@ -1,7 +1,7 @@
 """No Limits as Caserne serves it: the engine, its pages and its building calculator route;
 its campaigns change a unit's profile and count its victory points."""
 
-from app.systems.books import BookTraits
+from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.nolimits import build
 from app.systems.nolimits.api import nolimits_router
@@ -17,5 +17,5 @@ SPEC = SystemSpec(
     api=nolimits_router,
     campaign=CampaignTraits(profile_stats=CHARACTERISTICS, score_template="campaign_score.html"),
     play=PLAY,
-    books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` unit)
+    books=UNITS_IN_ENTRIES,  # a book unit is an entry (its `custom` unit)
 )
