@@ -199,28 +199,19 @@ def _slots(
 
 def _limit_issues(level: int, slots: DcsystemSlots) -> list[Issue]:
     """F.a (L317-319): N capacités or équipements and one handicap at most."""
-    issues = []
-    if slots.used > slots.allowed:
-        over = slots.used - slots.allowed
-        issues.append(
-            error(
-                "too_many_items",
-                f"Niveau {level} : {slots.used} capacités ou équipements pour {slots.allowed} "
-                f"autorisé(s), {over} de trop.",
-                "items",
-            )
-        )
-    if slots.handicaps_used > slots.handicaps_allowed:
-        over = slots.handicaps_used - slots.handicaps_allowed
-        issues.append(
-            error(
-                "too_many_handicaps",
-                f"{slots.handicaps_used} handicaps pour {slots.handicaps_allowed} autorisé, "
-                f"{over} de trop.",
-                "items",
-            )
-        )
-    return issues
+    used, allowed = slots.used, slots.allowed
+    handicaps, most = slots.handicaps_used, slots.handicaps_allowed
+    items = f"Niveau {level} : {used} capacités ou équipements pour {allowed} autorisé(s)"
+    return _over("too_many_items", used, allowed, items) + _over(
+        "too_many_handicaps", handicaps, most, f"{handicaps} handicaps pour {most} autorisé"
+    )
+
+
+def _over(code: str, used: int, allowed: int, said: str) -> list[Issue]:
+    """An error when `used` is over `allowed` (`said`: how many for how many)."""
+    if used <= allowed:
+        return []
+    return [error(code, f"{said}, {used - allowed} de trop.", "items")]
 
 
 def _useless_boosts(

@@ -263,24 +263,21 @@ class DcsystemScoreRequest(BaseModel):
 def score(catalogue: Catalogue, request: DcsystemScoreRequest) -> ScoreResult:
     rules = catalogue.score
     lines = []
-    if request.main_mission:
-        # "Mission principal accomplie= (Format de la partie/10) points" (L308); rounded
-        # down when the format is not a multiple (note 7).
-        lines.append(
-            CostLine(
-                id="main_mission",
-                label=f"Mission principale ({request.format}/{rules.main_mission_divisor})",
-                points=request.format // rules.main_mission_divisor,
-            )
-        )
-    if request.secondary_mission:
-        lines.append(
-            CostLine(
-                id="secondary_mission",
-                label=f"Mission secondaire ({request.format}/{rules.secondary_mission_divisor})",
-                points=request.format // rules.secondary_mission_divisor,
-            )
-        )
+    # "Mission principal accomplie= (Format de la partie/10) points" (L308), the secondary
+    # one likewise; rounded down when the format is not a multiple (note 7).
+    missions = (
+        ("main_mission", "Mission principale", request.main_mission, rules.main_mission_divisor),
+        (
+            "secondary_mission",
+            "Mission secondaire",
+            request.secondary_mission,
+            rules.secondary_mission_divisor,
+        ),
+    )
+    for mission, name, done, divisor in missions:
+        if done:
+            label = f"{name} ({request.format}/{divisor})"
+            lines.append(CostLine(id=mission, label=label, points=request.format // divisor))
     for level in ("3", "2", "1"):
         count = request.kills.get(level, 0)
         if count:
