@@ -29,6 +29,7 @@ __all__ = [
     "Carnet",
     "CarnetCampaign",
     "CarnetRoster",
+    "DeletedRoster",
     "JsonDocument",
     "Roster",
     "Share",
@@ -265,3 +266,28 @@ class Battle(SQLModel, table=True):
     )
     confirms_id: int | None = Field(default=None)
     created_at: datetime = stamped()
+
+
+class DeletedRoster(SQLModel, table=True):
+    """A list deleted from « Mes listes », kept so that « Annuler » (or the carnet's
+    « Listes supprimées ») brings it back whole: its row, the carnets and campaigns that held
+    it and its ledger's lines, as they were (`rows`, compressed), under the carnet that
+    deleted it. `caserne prune` removes those older than its trash days (app/store/trash.py,
+    docs/retention.md)."""
+
+    __tablename__ = "deleted_roster"
+
+    roster_id: str = Field(primary_key=True, max_length=32)
+    carnet_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            String(32), ForeignKey("carnet.id", ondelete="CASCADE"), nullable=True, index=True
+        ),
+    )
+    system: str = Field(max_length=32)
+    name: str = Field(default="", max_length=100)
+    deleted_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, index=True),
+    )
+    rows: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
