@@ -127,10 +127,13 @@ class CarnetService:
     def restore(self, carnet: Carnet, roster_id: str) -> trash.Restored | None:
         """Brings a list of this carnet's trash back; None when it is not there (restored
         already); CarnetFull when the carnet has no room for it."""
-        if not trash.waiting(session=self.session, roster_id=roster_id, carnet_id=carnet.id):
+        item = trash.waiting(
+            session=self.session, item_id=roster_id, carnet_id=carnet.id, kind=trash.ROSTER
+        )
+        if item is None:
             return None
         self.check_room(carnet)
-        return trash.restore(session=self.session, roster_id=roster_id, carnet_id=carnet.id)
+        return trash.restore(session=self.session, item=item, carnet_id=carnet.id)
 
     def merge(self, source: Carnet, into: Carnet) -> int:
         """Puts every list of `source` in `into` too (`source` keeps them); how many."""

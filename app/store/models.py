@@ -29,7 +29,7 @@ __all__ = [
     "Carnet",
     "CarnetCampaign",
     "CarnetRoster",
-    "DeletedRoster",
+    "DeletedItem",
     "JsonDocument",
     "Roster",
     "Share",
@@ -268,16 +268,20 @@ class Battle(SQLModel, table=True):
     created_at: datetime = stamped()
 
 
-class DeletedRoster(SQLModel, table=True):
-    """A list deleted from « Mes listes », kept so that « Annuler » (or the carnet's
-    « Listes supprimées ») brings it back whole: its row, the carnets and campaigns that held
-    it and its ledger's lines, as they were (`rows`, compressed), under the carnet that
-    deleted it. `caserne prune` removes those older than its trash days (app/store/trash.py,
-    docs/retention.md)."""
+class DeletedItem(SQLModel, table=True):
+    """Something a player deleted from the pages, kept so that « Annuler » (or « Listes
+    supprimées », a book's « Unités retirées ») brings it back whole, under the carnet that
+    deleted it: a list (`kind` "roster", `id` its id: its row, the carnets and campaigns that
+    held it and its ledger's lines), an army book ("book", its id: its row) or a book's unit
+    ("unit", an id of its own, `parent_id` the book: the unit and its place). What is kept is
+    in `rows`, compressed. `caserne prune` removes those older than its trash days
+    (app/store/trash.py, docs/retention.md)."""
 
-    __tablename__ = "deleted_roster"
+    __tablename__ = "deleted_item"
 
-    roster_id: str = Field(primary_key=True, max_length=32)
+    id: str = Field(primary_key=True, max_length=32)
+    kind: str = Field(max_length=16)
+    parent_id: str | None = Field(default=None, max_length=32, index=True)
     carnet_id: str | None = Field(
         default=None,
         sa_column=Column(

@@ -42,7 +42,7 @@ from app.store import no_row_has, table_of, trash
 from app.store.models import (
     Battle,
     CampaignGang,
-    DeletedRoster,
+    DeletedItem,
     Roster,
     Share,
     ShareGone,
@@ -155,10 +155,14 @@ def _conditions(cutoff: date) -> tuple[Any, ColumnElement[bool], ColumnElement[b
     newer = aliased(Share)
     roster = table_of(Roster)
     battle = table_of(Battle)
-    waiting = table_of(DeletedRoster)  # a deleted list waiting to be restored still counts
+    waiting = table_of(DeletedItem)  # a deleted list waiting to be restored still counts
     list_exists = or_(
         exists(select(roster.c.id).where(roster.c.id == share.c.roster_id)),
-        exists(select(waiting.c.roster_id).where(waiting.c.roster_id == share.c.roster_id)),
+        exists(
+            select(waiting.c.id).where(
+                waiting.c.id == share.c.roster_id, waiting.c.kind == trash.ROSTER
+            )
+        ),
     )
     newest = (
         select(func.max(col(newer.created_at)))

@@ -5,7 +5,7 @@ app/web/carnet_pages.py."""
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
@@ -31,12 +31,11 @@ from app.web.deps import (
     drop_carnet,
     join,
 )
+from app.web.flash import read_flash, set_flash, shown_once
 from app.web.qr import qr_svg
 from app.web.render import html_error, render
 from app.web.toolkit import redirect, service_of, systems_of
 
-# A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
-FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
 
 STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
@@ -115,32 +114,6 @@ def no_store(response: Response) -> Response:
     """A page that holds the carnet's link: never kept by a cache."""
     response.headers["Cache-Control"] = "private, no-store"
     return response
-
-
-def set_flash(response: Response, kind: str, text: str, undo: str = "") -> None:
-    """The message of the next view of « Mes listes »; `undo`: a deleted list's id, whose
-    « Annuler » button the message then carries."""
-    response.set_cookie(
-        FLASH,
-        quote(f"{kind}:{undo}:{text}"),
-        max_age=60,
-        httponly=True,
-        samesite="lax",
-        path="/listes",
-    )
-
-
-def read_flash(request: Request) -> dict[str, str] | None:
-    raw = request.cookies.get(FLASH)
-    if not raw:
-        return None
-    kind, _, rest = unquote(raw).partition(":")
-    undo, _, text = rest.partition(":")
-    return {
-        "kind": kind if kind in ("ok", "error") else "ok",
-        "text": text[:300],
-        "undo": undo if len(undo) <= 32 and undo.isalnum() else "",
-    }
 
 
 # « Mes listes » shows a page of lists at a time (issue 26: 300 lists were 87 screens at
@@ -253,7 +226,7 @@ def library(
 
 def back(request: Request, kind: str, text: str, anchor: str = "", undo: str = "") -> Response:
     response = redirect(request, f"/listes{anchor}")
-    set_flash(response, kind, text, undo)
+    set_flash(response, "/listes", kind, text, undo)
     return response
 
 
@@ -265,9 +238,7 @@ def refusal(request: Request, session: Session, text: str, status: int) -> Respo
 @router.get("/listes")
 def mine(request: Request, session: SessionDep) -> Response:
     response = library(request, session, message=read_flash(request))
-    if FLASH in request.cookies:
-        response.delete_cookie(FLASH, path="/listes")
-    return response
+    return shown_once(request, response, "/listes")
 
 
 # What a refused rename or copy says (the first class the error is an instance of).
@@ -337,7 +308,9 @@ def delete(
     held = browser(request, session)
     assert held.carnet is not None  # EditableRoster: this browser's carnet holds it
     CarnetService(session).discard(held.carnet, roster)
-    return back(request, "ok", f"Liste supprimée : « {name} ».", undo=roster_id)
+    return back(
+        request, "ok", f"Liste supprimée : « {name} ».", undo=f"/listes/{roster_id}/restaurer"
+    )
 
 
 @router.post("/listes/{roster_id}/restaurer")
@@ -361,26 +334,38 @@ def restore(roster_id: str, request: Request, session: SessionDep) -> Response:
 
 
 TRASH_PAGE = 24
+# What « Listes et livres supprimés » says of each kind (its label, « supprimé » agreed with
+# it) and where « Restaurer » posts.
+TRASH_KINDS = {
+    trash.ROSTER: ("Liste", "supprimée", "/listes/{id}/restaurer"),
+    trash.BOOK: ("Livre d'armée", "supprimé", "/livres/{id}/restaurer"),
+}
 
 
 @router.get("/listes/supprimees")
 def deleted_lists(request: Request, session: SessionDep) -> Response:
-    """The lists this carnet deleted in the last TRASH_DAYS days, newest first, a page at
-    a time, each with « Restaurer »."""
+    """The lists and army books this carnet deleted in the last TRASH_DAYS days, newest
+    first, a page at a time, each with « Restaurer »."""
     carnet = browser(request, session).carnet
-    page_number = library_view(request, systems_of(request)).page
+    systems = systems_of(request)
+    page_number = library_view(request, systems).page
     items: list[trash.TrashItem] = []
     found = 0
     if carnet is not None:
-        offset = (page_number - 1) * TRASH_PAGE
         items, found = trash.page(
-            session=session, carnet_id=carnet.id, offset=offset, limit=TRASH_PAGE
+            session=session,
+            carnet_id=carnet.id,
+            kinds=tuple(TRASH_KINDS),
+            offset=(page_number - 1) * TRASH_PAGE,
+            limit=TRASH_PAGE,
         )
-    systems = systems_of(request)
     context = {
         "items": [
             {
-                "id": item.roster_id,
+                "id": item.id,
+                "kind": TRASH_KINDS[item.kind][0],
+                "deleted_word": TRASH_KINDS[item.kind][1],
+                "restore": TRASH_KINDS[item.kind][2].format(id=item.id),
                 "name": item.name or UNNAMED,
                 "system_name": systems[item.system].name if item.system in systems else item.system,
                 "deleted": french_datetime(item.deleted_at),

@@ -103,6 +103,4 @@ def test_a_deleted_list_comes_back_with_one_click_on_annuler(page: Page) -> None
     page.goto(path)
     expect(page.locator("h1")).to_be_visible()
     page.goto("/listes/supprimees")
-    expect(page.locator("#deleted-count")).to_have_text(
-        "Aucune liste supprimée ces 30 derniers jours."
-    )
+    expect(page.locator("#deleted-count")).to_have_text("Rien de supprimé ces 30 derniers jours.")

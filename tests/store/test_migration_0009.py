@@ -1,6 +1,6 @@
-"""Revision 0009 (deleted lists, issue 26) upgrades a database made by the previous head
-without losing a row: it adds the `deleted_roster` table, where a deleted list waits to be
-restored, and reads nothing else; down and up again keep every row."""
+"""Revision 0009 (deleted items, issue 26) upgrades a database made by the previous head
+without losing a row: it adds the `deleted_item` table, where a deleted list, army book or
+book's unit waits to be restored, and reads nothing else; down and up again keep every row."""
 
 from datetime import UTC, datetime
 from typing import Any
@@ -43,12 +43,16 @@ def test_0009_adds_the_trash_and_keeps_every_row(alembic_runner: Any, alembic_en
     alembic_runner.migrate_up_to("0009")
     with alembic_engine.connect() as connection:
         assert (connection.execute(rosters).all(), connection.execute(links).all()) == before
-        assert connection.execute(text("SELECT count(*) FROM deleted_roster")).scalar() == 0
-    indexes = {i["name"] for i in inspect(alembic_engine).get_indexes("deleted_roster")}
-    assert {"ix_deleted_roster_carnet_id", "ix_deleted_roster_deleted_at"} <= indexes
+        assert connection.execute(text("SELECT count(*) FROM deleted_item")).scalar() == 0
+    indexes = {i["name"] for i in inspect(alembic_engine).get_indexes("deleted_item")}
+    assert {
+        "ix_deleted_item_carnet_id",
+        "ix_deleted_item_deleted_at",
+        "ix_deleted_item_parent_id",
+    } <= indexes
 
     alembic_runner.migrate_down_one()
-    assert "deleted_roster" not in inspect(alembic_engine).get_table_names()
+    assert "deleted_item" not in inspect(alembic_engine).get_table_names()
     alembic_runner.migrate_up_one()
     with alembic_engine.connect() as connection:
         assert (connection.execute(rosters).all(), connection.execute(links).all()) == before

@@ -12,7 +12,7 @@ from sqlalchemy import text as sql
 from sqlmodel import Session
 
 from app.store import trash
-from app.store.models import Battle, DeletedRoster
+from app.store.models import Battle, DeletedItem
 from app.store.retention import prune
 from tests.api.test_campaigns import battle, campaign_of, join, orlocks, stored
 from tests.web.test_campaign_pages import open_in_browser
@@ -55,7 +55,7 @@ def test_annuler_brings_the_list_back_whole(browser: TestClient, session: Sessio
     twice = browser.post(f"/listes/{roster_id}/restaurer")
     assert twice.status_code == 303
     assert "Cette liste est déjà restaurée." in text(browser.get("/listes").text)
-    assert session.exec(sql("SELECT count(*) FROM deleted_roster")).one()[0] == 0  # type: ignore[call-overload]
+    assert session.exec(sql("SELECT count(*) FROM deleted_item")).one()[0] == 0  # type: ignore[call-overload]
 
 
 def test_listes_supprimees_shows_and_restores(browser: TestClient, session: Session) -> None:
@@ -65,18 +65,18 @@ def test_listes_supprimees_shows_and_restores(browser: TestClient, session: Sess
     empty = browser.get("/listes/supprimees")
     assert empty.status_code == 200
     assert empty.headers["cache-control"] == "private, no-store"
-    assert "Aucune liste supprimée ces 30 derniers jours." in text(empty.text)
+    assert "Rien de supprimé ces 30 derniers jours." in text(empty.text)
 
     delete(browser, gone)
     page = browser.get("/listes/supprimees").text
-    assert "1 liste supprimée" in text(page)
+    assert "1 supprimé" in text(page)
     card = re.search(rf'<article class="card" id="deleted-{gone}".*?</article>', page, re.S)
     assert card and name in text(card[0]) and "Stargate" in text(card[0])
     assert f'action="/listes/{gone}/restaurer"' in card[0]
     assert f"deleted-{kept}" not in page
 
     assert browser.post(f"/listes/{gone}/restaurer").status_code == 303
-    assert "Aucune liste supprimée" in text(browser.get("/listes/supprimees").text)
+    assert "Rien de supprimé" in text(browser.get("/listes/supprimees").text)
     listing = browser.get("/listes").text
     assert f'id="roster-{gone}"' in listing and f'id="roster-{kept}"' in listing
 
@@ -141,7 +141,7 @@ def test_a_line_whose_id_was_taken_comes_back_under_a_new_one(
     open_in_browser(browser, gang)
     line = session.exec(sql("SELECT id FROM battle")).one()[0]  # type: ignore[call-overload]
     delete(browser, gang["id"])
-    kept = session.get(DeletedRoster, gang["id"])
+    kept = session.get(DeletedItem, gang["id"])
     assert kept is not None
     # Another gang's line now holds that id and names the deleted line as its partner.
     other = stored(browser, orlocks("Les Goliaths"))
@@ -154,7 +154,7 @@ def test_a_line_whose_id_was_taken_comes_back_under_a_new_one(
     session.add(kept)
     session.commit()
 
-    restored = trash.restore(session=session, roster_id=gang["id"], carnet_id=kept.carnet_id or "")
+    restored = trash.restore(session=session, item=kept, carnet_id=kept.carnet_id or "")
     assert restored is not None and restored.battles == 1
     session.expire_all()
     back = session.exec(sql(f"SELECT id FROM battle WHERE roster_id = '{gang['id']}'")).one()[0]  # type: ignore[call-overload]
@@ -180,6 +180,6 @@ def test_prune_keeps_a_deleted_lists_shares_until_its_30_days_are_over(
     report = prune(session=session, days=180, on=(later + timedelta(days=2)).date(), apply=True)
     assert report.expired_lists == 1  # 31 days: removed, then its share with it
     assert report.deleted_lists == 1 and report.removed == 1
-    assert session.exec(sql("SELECT count(*) FROM deleted_roster")).one()[0] == 0  # type: ignore[call-overload]
+    assert session.exec(sql("SELECT count(*) FROM deleted_item")).one()[0] == 0  # type: ignore[call-overload]
     assert browser.post(f"/listes/{roster_id}/restaurer").status_code == 303
     assert stored_roster(session, roster_id) is None
