@@ -231,7 +231,9 @@ def test_create_fighter_build_list_share_and_duplicate(
     # Every export link answers; the BBCode file is the textarea's text.
     links = page.locator("section.export a:not(#play-sheet):not(#game-mode)")
     # Then Tabletop Simulator's text and JSON (docs/tts.md).
-    expect(links).to_have_text(["BBCode", "Markdown", "texte", "JSON", "texte à coller", "JSON"])
+    expect(links).to_have_text(
+        ["BBCode", "Markdown", "texte", "JSON", "texte à coller", "JSON pour un script"]
+    )
     expect(page.locator("#play-sheet")).to_have_attribute("href", f"/s/{code}/feuille")
     expect(page.locator("#game-mode")).to_have_attribute("href", f"/s/{code}/partie")
     hrefs = [links.nth(i).get_attribute("href") for i in range(6)]
