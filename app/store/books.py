@@ -29,7 +29,7 @@ def create_book(
     *, session: Session, system: str, name: str, document: dict[str, Any], carnet_id: str | None
 ) -> tuple[Book, str]:
     fields = {"system": system, "name": name, "document": document, "carnet_id": carnet_id}
-    return create_held(session, Book, **fields)
+    return create_held(session, Book, lambda _book: [], **fields)
 
 
 def get_book(*, session: Session, book_id: str) -> Book | None:
