@@ -19,6 +19,7 @@ from app.web import (
     carnet_pages,
     counts,
     editor,
+    history_pages,
     library,
     list_links,
     new_list,
@@ -78,6 +79,7 @@ def routers(
         [
             router,
             play.router,
+            history_pages.router,
             *(system_page.router() for system_page in pages.values()),
             library.router,
             carnet_pages.router,

@@ -90,6 +90,8 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} partie", f"{code}/partie")
         get(f"{system} partie (liste)", f"{editor}/partie")
         get(f"{system} campagne (gang)", f"{editor}/campagne")
+        if system == "dcsystem":
+            history_pages(client, get, editor)
         if system == "necrowarzone":
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
@@ -134,6 +136,16 @@ def book_pages(client: TestClient, get: Any) -> None:
                 shared.headers["location"],
             )
     get("mes livres d'armée", "/livres")
+
+
+def history_pages(client: TestClient, get: Any, editor: str) -> None:
+    """A list's history after a save: its versions, one of them, two compared."""
+    data = changed(form_fields(client.get(editor).text, "editor"), name="Équipe SG-1")
+    saved = client.post(editor, data={**data, "action": ["save"]})
+    assert saved.status_code == 200, saved.text
+    get("historique d'une liste", f"{editor}/historique")
+    get("version d'une liste", f"{editor}/historique/1")
+    get("deux versions comparées", f"{editor}/historique/comparer?de=1&a=2")
 
 
 def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str) -> None:

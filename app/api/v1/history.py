@@ -62,6 +62,12 @@ def history_routes(
         document=(document_type, ...),
         validation=(validation_type, ...),
     )
+    _read_routes(router, version_out)
+    _restore_route(router, out_model, roster_out)
+
+
+def _read_routes(router: APIRouter, version_out: type[BaseModel]) -> None:
+    """List the kept versions, read one."""
 
     @router.get(
         "/rosters/{roster_id}/versions",
@@ -96,6 +102,14 @@ def history_routes(
             "document": document.model_dump(mode="json"),
             "validation": result.model_dump(mode="json"),
         }
+
+
+def _restore_route(
+    router: APIRouter,
+    out_model: type[BaseModel],
+    roster_out: Callable[[Any, BaseModel], dict[str, Any]],
+) -> None:
+    """Restore a kept version (If-Match: the current version)."""
 
     @router.post(
         "/rosters/{roster_id}/versions/{version}/restore",
