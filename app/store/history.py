@@ -14,7 +14,7 @@ its `--history-days`, but those among a list's last HISTORY_KEPT saves
 import functools
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -26,11 +26,14 @@ from sqlalchemy import (
     Select,
     String,
     Update,
+    and_,
     bindparam,
+    case,
     delete,
     func,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlmodel import Session
@@ -38,7 +41,7 @@ from sqlmodel import Session
 from app.db import count_bytes
 from app.store import no_row_has, table_of
 from app.store.compressed import LEVEL
-from app.store.models import JsonDocument, RosterVersion, as_utc
+from app.store.models import JsonDocument, Roster, RosterVersion, as_utc
 
 # A list keeps the versions among its last HISTORY_SAVES saves.
 HISTORY_SAVES = 100
@@ -186,3 +189,90 @@ def get_version(*, session: Session, roster_id: str, version: int) -> RosterVers
     if no_row_has(roster_id) or not 0 < version < 2**31:
         return None
     return session.get(RosterVersion, (roster_id, version))
+
+
+# --- `caserne prune` (docs/history.md) ------------------------------------------------------
+
+DEFAULT_HISTORY_DAYS = 365
+PRUNE_BATCH = 500
+
+
+@dataclass(frozen=True)
+class VersionsReport:
+    """What `caserne prune` found of the kept versions (dry run) or removed (`applied`)."""
+
+    days: int
+    cutoff: date
+    applied: bool
+    versions: int  # every kept version before the run
+    removable: int
+    removable_bytes: int  # what their documents weigh as stored
+    removed: int  # 0 on a dry run
+
+    def lines(self) -> list[str]:
+        verb = "removed" if self.applied else "would remove"
+        count = self.removed if self.applied else self.removable
+        return [
+            f"caserne prune: {self.versions} list versions; saved before "
+            f"{self.cutoff.isoformat()} ({self.days} days), not among their list's last "
+            f"{HISTORY_KEPT} saves nor its newest: {self.removable}",
+            f"  their documents as stored: {self.removable_bytes} bytes",
+            f"{verb}: {count} list versions"
+            + ("" if self.applied else " (dry run: nothing removed; --apply removes)"),
+        ]
+
+
+def _removable(cutoff: date) -> Any:
+    """Versions saved before `cutoff`, older than their list's last HISTORY_KEPT saves and
+    than its newest kept version."""
+    table, newer = _VERSIONS, _VERSIONS.alias("newer")
+    rosters = table_of(Roster)
+    current = select(rosters.c.version).where(rosters.c.id == table.c.roster_id)
+    newest = select(func.max(newer.c.version)).where(newer.c.roster_id == table.c.roster_id)
+    since = datetime.combine(cutoff, time(0), tzinfo=UTC)
+    return and_(
+        table.c.saved_at < since,
+        table.c.version <= current.scalar_subquery() - HISTORY_KEPT,
+        table.c.version < newest.scalar_subquery(),
+    )
+
+
+def prune_versions(
+    *, session: Session, days: int = DEFAULT_HISTORY_DAYS, apply: bool = False, on: date
+) -> VersionsReport:
+    """The report of the versions the policy removes on `on`; with `apply`, removes them,
+    PRUNE_BATCH a transaction."""
+    cutoff = on - timedelta(days=days)
+    table = _VERSIONS
+    removable = _removable(cutoff)
+    counts = session.execute(
+        select(
+            func.count(),
+            func.sum(case((removable, 1), else_=0)),
+            func.sum(case((removable, func.length(table.c.document)), else_=0)),
+        ).select_from(table)
+    ).one()
+    removed = 0
+    if apply:
+        batch = (
+            select(table.c.roster_id, table.c.version)
+            .where(removable)
+            .order_by(table.c.roster_id, table.c.version)
+            .limit(PRUNE_BATCH)
+        )
+        while keys := [tuple(row) for row in session.execute(batch).all()]:
+            session.execute(
+                delete(table).where(tuple_(table.c.roster_id, table.c.version).in_(keys))
+            )
+            session.commit()
+            removed += len(keys)
+    session.commit()
+    return VersionsReport(
+        days=days,
+        cutoff=cutoff,
+        applied=apply,
+        versions=int(counts[0]),
+        removable=int(counts[1] or 0),
+        removable_bytes=int(counts[2] or 0),
+        removed=removed,
+    )
