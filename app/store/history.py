@@ -267,12 +267,5 @@ def prune_versions(
             session.commit()
             removed += len(keys)
     session.commit()
-    return VersionsReport(
-        days=days,
-        cutoff=cutoff,
-        applied=apply,
-        versions=int(counts[0]),
-        removable=int(counts[1] or 0),
-        removable_bytes=int(counts[2] or 0),
-        removed=removed,
-    )
+    found = [int(figure or 0) for figure in counts]
+    return VersionsReport(days, cutoff, apply, found[0], found[1], found[2], removed)
