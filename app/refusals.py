@@ -20,6 +20,7 @@ from app.campaigns.errors import (
     OrganiserTokenMissing,
 )
 from app.campaigns.ledger import LedgerError
+from app.carnet_file.export import FileTooLarge
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -130,6 +131,7 @@ AUTHORIZATION = ("header", "authorization")
 SYSTEM = ("body", "system")
 VERSION = ("path", "version")
 NOT_KEPT = "This roster keeps no such version (docs/history.md: how many are kept)."
+TOO_BIG_FILE = "Ce carnet tient plus qu'un fichier ne peut (docs/carnet-file.md)."
 NOT_KEPT_PAGE = "Cette version n'est pas (ou plus) gardée dans l'historique de la liste."
 BEARER = {"WWW-Authenticate": "Bearer"}
 
@@ -147,6 +149,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         ),
     ),
     (NoSuchVersion, Answer(404, _const(NOT_KEPT), NOT_KEPT_PAGE, "version_not_found", VERSION)),
+    (FileTooLarge, Answer(413, _own_words, TOO_BIG_FILE, "carnet_file_too_large")),
     (
         NoSuchBook,
         Answer(

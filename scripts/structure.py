@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "app.book_units",
         ),
     ),
-    ("features", ("app.campaigns",)),
+    ("features", ("app.campaigns", "app.carnet_file")),
     (
         "http",
         (

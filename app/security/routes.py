@@ -58,6 +58,9 @@ ROUTES: tuple[Route, ...] = (
     Route("create", "POST", "/a/{code}/dupliquer"),
     Route("create", "POST", "/livres/exemples/{system}/dupliquer"),
     Route("create", "POST", "/campagnes/nouvelle"),
+    # A carnet file restored: its lists, books and campaigns (issue 30, docs/carnet-file.md).
+    Route("create", "POST", "/api/v1/carnets/{carnet_id}/import"),
+    Route("create", "POST", "/listes/carnet/restaurer"),
     Route(
         "create", "POST", "/r/{roster_id}/modifier"
     ),  # an edit link's « Ouvrir » (may make a carnet)

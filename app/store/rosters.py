@@ -69,7 +69,10 @@ def create_held(
     token = new_token()
     row = model(id=secrets.token_hex(12), token_hash=hash_token(token), **fields)
     session.add(row)
-    session.add_all(also(row))
+    rows = also(row)
+    if rows:
+        session.flush()  # its row first: theirs name it (the flush orders no foreign key)
+        session.add_all(rows)
     session.commit()
     session.refresh(row)
     return row, token
@@ -210,8 +213,12 @@ def create_share(
     catalogue_version: str,
     snapshot: dict[str, Any],
     etag: str,
+    created_at: datetime | None = None,
+    commit: bool = True,
 ) -> Share:
-    """Stores an immutable snapshot under a fresh random code (retries on a collision)."""
+    """Stores an immutable snapshot under a fresh random code (retries on a collision).
+    `created_at`: its moment when not now (a restored ledger's); `commit`: as
+    insert_at_free_code's."""
 
     def share(code: str) -> Share:
         return Share(
@@ -221,14 +228,18 @@ def create_share(
             catalogue_version=catalogue_version,
             snapshot=snapshot,
             etag=etag,
+            created_at=created_at or utcnow(),
         )
 
-    return insert_at_free_code(session, share)
+    return insert_at_free_code(session, share, commit=commit)
 
 
-def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
+def insert_at_free_code(
+    session: Session, row: Callable[[str], RowT], *, commit: bool = True
+) -> RowT:
     """`row(code)` inserted and committed under a fresh random code: a code already taken
-    (an IntegrityError on its primary key) is drawn again, five times at most."""
+    (an IntegrityError on its primary key) is drawn again, five times at most. `commit`
+    False: flushed in the caller's transaction, which commits (a carnet file's restore)."""
     for _ in range(5):
         made = row(new_code())
         if isinstance(made, Share) and share_gone(session=session, code=made.code):
@@ -238,7 +249,8 @@ def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
                 session.add(made)
         except IntegrityError:
             continue
-        session.commit()
+        if commit:
+            session.commit()
         return made
     raise RuntimeError(f"could not find a free {type(made).__name__} code")
 

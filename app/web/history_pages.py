@@ -47,7 +47,7 @@ def listed_item(row: Any, roster: Roster) -> dict[str, Any]:
     return {
         "version": row.version,
         "when": french_datetime(row.saved_at),
-        "when_iso": as_utc(row.saved_at).isoformat(),
+        "when_iso": as_utc(row.saved_at).isoformat(timespec="seconds"),
         "points": row.points,
         "summary": row.summary,
         "origin": ORIGINS.get(row.origin, row.origin),

@@ -96,6 +96,7 @@ def pages(client: TestClient) -> list[Page]:
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    carnet_file_pages(client, get, found)
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
     book_pages(client, get)
@@ -136,6 +137,21 @@ def book_pages(client: TestClient, get: Any) -> None:
                 shared.headers["location"],
             )
     get("mes livres d'armée", "/livres")
+
+
+def carnet_file_pages(client: TestClient, get: Any, found: list[Page]) -> None:
+    """« Restaurer un carnet »: its form, a bad file refused, a file restored (its report)."""
+    get("restaurer un carnet", "/listes/carnet/restaurer")
+    file = client.get("/listes/carnet/fichier")
+    assert file.status_code == 200, file.text
+    bad = client.post("/listes/carnet/restaurer", files={"fichier": ("c.json", b"{", "text/plain")})
+    assert bad.status_code == 422, bad.text
+    found.append(Page("restaurer un carnet (erreur)", "", bad.text))
+    done = client.post(
+        "/listes/carnet/restaurer", files={"fichier": ("c.json", file.content, "application/json")}
+    )
+    assert done.status_code == 200, done.text
+    found.append(Page("carnet restauré", "", done.text))
 
 
 def history_pages(client: TestClient, get: Any, editor: str) -> None:
