@@ -7,8 +7,9 @@ COALESCE_SECONDS of the list's previous such save, is merged into that version (
 version number and document become the new ones, its summary says both changes as one:
 « Jaffa 2 → 4 »); a list keeps the versions among its last HISTORY_SAVES saves (older ones
 are deleted by the save that passes the bound); `caserne prune` removes versions older than
-its `--history-days`, but those among a list's last HISTORY_KEPT saves
-(app/store/retention.py).
+its `--history-days`, but those among a list's last HISTORY_KEPT saves, and the versions of
+a list that is gone (not in the trash either: a list deleted from the pages comes back from
+there with its versions; app/store/trash.py).
 """
 
 import functools
@@ -30,8 +31,11 @@ from sqlalchemy import (
     bindparam,
     case,
     delete,
+    exists,
     func,
     insert,
+    not_,
+    or_,
     select,
     tuple_,
     update,
@@ -41,7 +45,7 @@ from sqlmodel import Session
 from app.db import count_bytes
 from app.store import no_row_has, table_of
 from app.store.compressed import LEVEL
-from app.store.models import JsonDocument, Roster, RosterVersion, as_utc
+from app.store.models import DeletedItem, JsonDocument, Roster, RosterVersion, as_utc
 
 # A list keeps the versions among its last HISTORY_SAVES saves.
 HISTORY_SAVES = 100
@@ -215,7 +219,7 @@ class VersionsReport:
         return [
             f"caserne prune: {self.versions} list versions; saved before "
             f"{self.cutoff.isoformat()} ({self.days} days), not among their list's last "
-            f"{HISTORY_KEPT} saves nor its newest: {self.removable}",
+            f"{HISTORY_KEPT} saves nor its newest, or of a deleted list: {self.removable}",
             f"  their documents as stored: {self.removable_bytes} bytes",
             f"{verb}: {count} list versions"
             + ("" if self.applied else " (dry run: nothing removed; --apply removes)"),
@@ -224,17 +228,25 @@ class VersionsReport:
 
 def _removable(cutoff: date) -> Any:
     """Versions saved before `cutoff`, older than their list's last HISTORY_KEPT saves and
-    than its newest kept version."""
+    than its newest kept version; and every version of a list that is gone (neither a list
+    nor waiting in the trash to be restored)."""
     table, newer = _VERSIONS, _VERSIONS.alias("newer")
-    rosters = table_of(Roster)
+    rosters, waiting = table_of(Roster), table_of(DeletedItem)
     current = select(rosters.c.version).where(rosters.c.id == table.c.roster_id)
     newest = select(func.max(newer.c.version)).where(newer.c.roster_id == table.c.roster_id)
     since = datetime.combine(cutoff, time(0), tzinfo=UTC)
-    return and_(
+    old = and_(
         table.c.saved_at < since,
         table.c.version <= current.scalar_subquery() - HISTORY_KEPT,
         table.c.version < newest.scalar_subquery(),
     )
+    listed = exists(select(rosters.c.id).where(rosters.c.id == table.c.roster_id))
+    trashed = exists(
+        select(waiting.c.id).where(
+            waiting.c.id == table.c.roster_id, waiting.c.kind == "roster"
+        )  # trash.ROSTER
+    )
+    return or_(old, and_(not_(listed), not_(trashed)))
 
 
 def prune_versions(

@@ -139,7 +139,7 @@ def restore_page(request: Request, message: str | None = None, status: int = 200
     return no_store(render(request, "carnet/restore.html", context, status=status))
 
 
-@router.get("/listes/carnet/restaurer")
+@router.get("/listes/carnet/restauration")
 def ask_restore(request: Request) -> Response:
     return restore_page(request)
 
@@ -171,4 +171,4 @@ def restore(request: Request, session: Session, form: FormData) -> Response:
     return no_store(render(request, "carnet/restored.html", context))
 
 
-router.add_api_route("/listes/carnet/restaurer", with_form(restore), methods=["POST"])
+router.add_api_route("/listes/carnet/restauration", with_form(restore), methods=["POST"])

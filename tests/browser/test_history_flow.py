@@ -112,7 +112,7 @@ def test_history_and_carnet_file_pages(page: Page, viewport: dict[str, int]) -> 
         f"{path}/historique/1",
         f"{path}/historique/comparer?de=1&a=2",
         "/listes",
-        "/listes/carnet/restaurer",
+        "/listes/carnet/restauration",
     ):
         page.goto(where)
         tour.check(where)

@@ -69,7 +69,7 @@ def test_old_versions_go_but_the_last_saves_and_the_newest(
     assert dry.removable_bytes == stored > 0
     assert dry.lines() == [
         "caserne prune: 18 list versions; saved before 2025-12-05 (365 days), not among "
-        f"their list's last {history.HISTORY_KEPT} saves nor its newest: 7",
+        f"their list's last {history.HISTORY_KEPT} saves nor its newest, or of a deleted list: 7",
         f"  their documents as stored: {stored} bytes",
         "would remove: 7 list versions (dry run: nothing removed; --apply removes)",
     ]

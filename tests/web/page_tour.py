@@ -97,6 +97,10 @@ def pages(client: TestClient) -> list[Page]:
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
     carnet_file_pages(client, get, found)
+    made = client.post("/listes", data={"system": SYSTEMS[0]}).headers["location"]
+    client.post(f"/listes/{made.removeprefix('/r/')}/supprimer", data={"confirm": "oui"})
+    get("mes listes (une liste supprimée, « Annuler »)", "/listes")
+    get("listes supprimées", "/listes/supprimees")
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
     book_pages(client, get)
@@ -130,7 +134,11 @@ def book_pages(client: TestClient, get: Any) -> None:
             assert shared.status_code == 303, shared.text
             get("partage d'une liste tirée d'un livre", shared.headers["location"])
             client.post(f"{book}/unites/marine/retirer")
+            get("livre d'armée (unité retirée, « Annuler »)", book)
             client.post(f"{book}/publier")
+            client.post(f"{book}/supprimer", data={"confirm": "oui"})
+            get("mes livres d'armée (livre supprimé, « Annuler »)", "/livres")
+            client.post(f"{book}/restaurer")
             get("liste tirée d'un livre (nouvelle version)", editor)
             get(
                 "partage d'une liste tirée d'un livre (nouvelle version)",
@@ -141,14 +149,17 @@ def book_pages(client: TestClient, get: Any) -> None:
 
 def carnet_file_pages(client: TestClient, get: Any, found: list[Page]) -> None:
     """« Restaurer un carnet »: its form, a bad file refused, a file restored (its report)."""
-    get("restaurer un carnet", "/listes/carnet/restaurer")
+    get("restaurer un carnet", "/listes/carnet/restauration")
     file = client.get("/listes/carnet/fichier")
     assert file.status_code == 200, file.text
-    bad = client.post("/listes/carnet/restaurer", files={"fichier": ("c.json", b"{", "text/plain")})
+    bad = client.post(
+        "/listes/carnet/restauration", files={"fichier": ("c.json", b"{", "text/plain")}
+    )
     assert bad.status_code == 422, bad.text
     found.append(Page("restaurer un carnet (erreur)", "", bad.text))
     done = client.post(
-        "/listes/carnet/restaurer", files={"fichier": ("c.json", file.content, "application/json")}
+        "/listes/carnet/restauration",
+        files={"fichier": ("c.json", file.content, "application/json")},
     )
     assert done.status_code == 200, done.text
     found.append(Page("carnet restauré", "", done.text))

@@ -15,7 +15,7 @@ from tests.api.test_carnet_file import ELSEWHERE, canonical, carnet_file, jaffas
 from tests.conftest import Apps
 from tests.web.test_editor import open_example
 
-RESTORE = "/listes/carnet/restaurer"
+RESTORE = "/listes/carnet/restauration"
 
 
 def download(browser: TestClient) -> dict[str, Any]:
@@ -43,7 +43,9 @@ def lists_of(browser: TestClient) -> int:
 def test_the_library_offers_both(browser: TestClient) -> None:
     empty = browser.get("/listes").text
     assert 'id="download-carnet"' not in empty  # no carnet yet: nothing to download
-    assert '<a href="/listes/carnet/restaurer" id="restore-carnet">Restaurer un carnet</a>' in empty
+    assert (
+        '<a href="/listes/carnet/restauration" id="restore-carnet">Restaurer un carnet</a>' in empty
+    )
     assert browser.get("/listes/carnet/fichier").status_code == 404
     open_example(browser, "dcsystem", "feuille_de_bataille_sg")
     page = browser.get("/listes").text

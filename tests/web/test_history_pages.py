@@ -7,7 +7,10 @@ import re
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
+from app.store.history import prune_versions
+from tests.store.test_history_prune import TODAY, kept, saved
 from tests.web.page_tour import changed, form_fields
 from tests.web.test_count_saves import count_change
 from tests.web.test_editor import open_example, stored_document
@@ -117,3 +120,34 @@ def test_another_browser_sees_no_history(browser: TestClient, client: TestClient
         403,
     )
     browser.cookies.update(cookies)
+
+
+def test_a_list_deleted_from_the_pages_comes_back_with_its_versions(
+    browser: TestClient, session: Session
+) -> None:
+    """The trash (issue 26) keeps a list whole: its versions wait with it (prune keeps them)
+    and are there again once it is restored; a list deleted for good loses them at the
+    next prune."""
+    made = browser.post("/listes", data={"system": "dcsystem", "example": "feuille_de_bataille_sg"})
+    roster_id = made.headers["location"].removeprefix("/r/")
+    page = browser.get(f"/r/{roster_id}").text
+    fields = [(k, v) for k, v in form_fields(page, "editor") if k != "action"]
+    renamed = changed([*fields, ("action", "save")], name="Équipe SG-1")
+    assert browser.post(f"/r/{roster_id}", data=renamed).status_code == 200
+    assert kept(session, roster_id) == [1, 2]
+    gone = browser.post(f"/listes/{roster_id}/supprimer", data={"confirm": "oui"})
+    assert gone.status_code == 303
+    assert kept(session, roster_id) == [1, 2]
+    report = prune_versions(session=session, days=365, apply=True, on=TODAY)
+    assert report.removed == 0 and kept(session, roster_id) == [1, 2]
+    assert browser.post(f"/listes/{roster_id}/restaurer").status_code == 303
+    listed = browser.get(f"/r/{roster_id}/historique").text
+    assert "Nom : « Feuille de bataille SG » → « Équipe SG-1 »" in listed
+
+    other, token = saved(client=browser, names=1)
+    assert browser.delete(f"/api/v1/rosters/{other}", headers=token).status_code == 204
+    dry = prune_versions(session=session, days=365, on=TODAY)
+    assert (dry.removable, kept(session, other)) == (2, [1, 2])
+    assert prune_versions(session=session, days=365, apply=True, on=TODAY).removed == 2
+    assert kept(session, other) == []
+    assert kept(session, roster_id) == [1, 2]

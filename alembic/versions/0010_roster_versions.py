@@ -1,12 +1,14 @@
 """roster versions: every save of a list kept, its document compressed, its total and what
 changed in a player's words (issue 30, « Every save kept »; docs/history.md)
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-06
 
-A new table `roster_version`, one row per kept save: (roster_id, version) its key, the
-roster's row its parent (deleting a list deletes its versions). Upgrading gives every
+A new table `roster_version`, one row per kept save: (roster_id, version) its key. No
+foreign key, as `share` has none: a list deleted from the pages waits in the trash
+(`deleted_item`, revision 0009) and comes back with its versions; `caserne prune` removes
+the versions of a list that is neither there nor in the trash. Upgrading gives every
 existing list one version: its current document at its current version, dated by its last
 change, its total read from its stored card, summarised « Version enregistrée avant
 l'historique ». Rosters are read BATCH at a time, by id (memory stays bounded whatever the
@@ -28,8 +30,8 @@ from sqlalchemy.dialects import postgresql
 
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | None = "0008"
+revision: str = "0010"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -71,7 +73,6 @@ def upgrade() -> None:
         sa.Column("summary", JSON_DOCUMENT, nullable=False),
         sa.Column("counts", JSON_DOCUMENT, nullable=True),
         sa.Column("origin", sa.String(length=16), nullable=False),
-        sa.ForeignKeyConstraint(["roster_id"], ["roster.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("roster_id", "version"),
     )
     bind = op.get_bind()
