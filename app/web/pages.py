@@ -12,13 +12,16 @@ from fastapi import APIRouter, Request, Response
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import (
+    book_edits,
     book_pages,
     book_panels,
     books,
     campaigns,
+    carnet_file_pages,
     carnet_pages,
     counts,
     editor,
+    history_pages,
     library,
     list_links,
     new_list,
@@ -78,12 +81,15 @@ def routers(
         [
             router,
             play.router,
+            history_pages.router,
             *(system_page.router() for system_page in pages.values()),
             library.router,
             carnet_pages.router,
+            carnet_file_pages.router,
             new_list.router,
             books.router,
             book_pages.router,
+            book_edits.router,
             campaigns.router,
         ],
     )
