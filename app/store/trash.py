@@ -31,6 +31,7 @@ from app.store.models import (
     Carnet,
     CarnetRoster,
     DeletedItem,
+    HeldDocument,
     Roster,
 )
 
@@ -52,42 +53,39 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     battles = session.exec(
         select(Battle).where(Battle.roster_id == roster.id).order_by(col(Battle.number))
     ).all()
-    session.add(
-        DeletedItem(
-            id=roster.id,
-            kind=ROSTER,
-            carnet_id=carnet_id,
-            system=roster.system,
-            name=roster.name,
-            rows={
-                "format": FORMAT,
-                "roster": _row(roster),
-                "carnets": [_row(link) for link in links],
-                "gangs": [_row(gang) for gang in gangs],
-                "battles": [_row(battle) for battle in battles],
-            },
-        )
-    )
-    session.flush()
-    session.execute(delete(table_of(Roster)).where(table_of(Roster).c.id == roster.id))
-    session.commit()
+    held_by = {
+        "carnets": [_row(link) for link in links],
+        "gangs": [_row(gang) for gang in gangs],
+        "battles": [_row(battle) for battle in battles],
+    }
+    _discard(session, roster, ROSTER, carnet_id, held_by)
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
     """Keeps the army book in the trash of `carnet_id`, then deletes it (its published
     versions stay: lists draw units from them by code)."""
+    _discard(session, book, BOOK, carnet_id, {})
+
+
+def _discard(
+    session: Session, held: HeldDocument, kind: str, carnet_id: str | None, more: dict[str, Any]
+) -> None:
+    """Keeps a list or a book (its row under `kind`, and `more` rows) in the trash, then
+    deletes its row."""
+    rows = {"format": FORMAT, kind: _row(held), **more}
     session.add(
         DeletedItem(
-            id=book.id,
-            kind=BOOK,
+            id=held.id,
+            kind=kind,
             carnet_id=carnet_id,
-            system=book.system,
-            name=book.name,
-            rows={"format": FORMAT, "book": _row(book)},
+            system=held.system,
+            name=held.name,
+            rows=rows,
         )
     )
     session.flush()
-    session.execute(delete(table_of(Book)).where(table_of(Book).c.id == book.id))
+    table = table_of(type(held))
+    session.execute(delete(table).where(table.c.id == held.id))
     session.commit()
 
 
