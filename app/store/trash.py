@@ -31,7 +31,6 @@ from app.store.models import (
     Carnet,
     CarnetRoster,
     DeletedItem,
-    HeldDocument,
     Roster,
 )
 
@@ -45,6 +44,31 @@ def _row(model: SQLModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
+def _move(
+    session: Session,
+    held: Roster | Book,
+    kind: str,
+    carnet_id: str | None,
+    rows: dict[str, Any],
+) -> None:
+    """Keeps `rows` in the trash under the row's own id, then deletes the row (its
+    database cascades follow)."""
+    session.add(
+        DeletedItem(
+            id=held.id,
+            kind=kind,
+            carnet_id=carnet_id,
+            system=held.system,
+            name=held.name,
+            rows={"format": FORMAT, **rows},
+        )
+    )
+    session.flush()
+    table = table_of(type(held))
+    session.execute(delete(table).where(table.c.id == held.id))
+    session.commit()
+
+
 def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     """Keeps the list and what held it in the trash of `carnet_id`, then deletes it (the
     database's cascades remove its carnet links, campaign places and ledger lines)."""
@@ -53,40 +77,19 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     battles = session.exec(
         select(Battle).where(Battle.roster_id == roster.id).order_by(col(Battle.number))
     ).all()
-    held_by = {
+    rows = {
+        "roster": _row(roster),
         "carnets": [_row(link) for link in links],
         "gangs": [_row(gang) for gang in gangs],
         "battles": [_row(battle) for battle in battles],
     }
-    _discard(session, roster, ROSTER, carnet_id, held_by)
+    _move(session, roster, ROSTER, carnet_id, rows)
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
     """Keeps the army book in the trash of `carnet_id`, then deletes it (its published
     versions stay: lists draw units from them by code)."""
-    _discard(session, book, BOOK, carnet_id, {})
-
-
-def _discard(
-    session: Session, held: HeldDocument, kind: str, carnet_id: str | None, more: dict[str, Any]
-) -> None:
-    """Keeps a list or a book (its row under `kind`, and `more` rows) in the trash, then
-    deletes its row."""
-    rows = {"format": FORMAT, kind: _row(held), **more}
-    session.add(
-        DeletedItem(
-            id=held.id,
-            kind=kind,
-            carnet_id=carnet_id,
-            system=held.system,
-            name=held.name,
-            rows=rows,
-        )
-    )
-    session.flush()
-    table = table_of(type(held))
-    session.execute(delete(table).where(table.c.id == held.id))
-    session.commit()
+    _move(session, book, BOOK, carnet_id, {"book": _row(book)})
 
 
 def keep_unit(
