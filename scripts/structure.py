@@ -45,7 +45,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "app.book_units",
         ),
     ),
-    ("features", ("app.campaigns",)),
+    ("features", ("app.campaigns", "app.imports")),
     (
         "http",
         (
