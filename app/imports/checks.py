@@ -18,11 +18,39 @@ MAX_LINE_CHARS = 8_000
 # The entries of one list (the roster models' own bound), and the choices one request
 # may make among « non reconnu » lines' candidates.
 MAX_ENTRIES = 200
+# The printed entries read, at most: a No Limits entry prints a line for its troopers, its
+# leader and each group of specialists.
+MAX_PRINTED = 5 * MAX_ENTRIES
 MAX_CHOICES = 200
 
 
+# What the API says of each refusal (English, for programs; `ImportRefused.message` is the
+# players' French).
+DETAILS = {
+    "import_too_large": f"The text is over {MAX_TEXT_BYTES // 1024} KiB.",
+    "too_many_lines": f"The text has more than {MAX_LINES} lines.",
+    "line_too_long": f"A line of the text is over {MAX_LINE_CHARS} characters.",
+    "file_encoding": "The file is not UTF-8 text.",
+    "invalid_text": "The text holds U+0000 or an unpaired surrogate.",
+    "empty_import": "The text holds nothing to read.",
+    "json_invalid": "The text starts as JSON and is not valid JSON.",
+    "json_too_deep": "The JSON is nested too deep.",
+    "finite_number": "The JSON holds a number that is not finite.",
+    "int_too_large": "The JSON holds an integer beyond 2**53.",
+    "not_a_list": "The JSON is neither a Caserne share, roster document nor roster answer.",
+    "carnet_file": "The JSON is a whole carnet file: import it into a carnet instead.",
+    "format_version": "The file comes from a newer format or catalogue than this server's.",
+    "unknown_system": "The system is not one this server serves.",
+    "system_mismatch": "The text is a list of another system than the one asked for.",
+    "system_unknown": "The text does not say which system it is: send `system`.",
+    "import_unsupported": "This system's lists can be imported from JSON and share links only.",
+    "invalid": "The list cannot be read as a roster document.",
+}
+
+
 class ImportRefused(Exception):
-    """An import that cannot be read: `code` for programs, `message` for players."""
+    """An import that cannot be read: `code` for programs (`detail`, English), `message`
+    for players (French)."""
 
     def __init__(
         self,
@@ -35,6 +63,10 @@ class ImportRefused(Exception):
         self.code, self.message, self.status, self.loc = code, message, status, tuple(loc)
         super().__init__(message)
 
+    @property
+    def detail(self) -> str:
+        return DETAILS.get(self.code, "The text cannot be imported.")
+
 
 def decoded(data: bytes) -> str:
     """A dropped file's bytes as text: UTF-8 (a leading byte order mark is allowed)."""
@@ -44,7 +76,7 @@ def decoded(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ImportRefused(
-            "not_utf8",
+            "file_encoding",
             "Ce fichier n'est pas un texte en UTF-8 : enregistrez-le en UTF-8, ou copiez-collez "
             "son contenu.",
             loc=("body", "file"),
@@ -62,8 +94,8 @@ def too_large(size: int) -> ImportRefused:
 def checked_text(text: str) -> str:
     """`text` once bounded: one kind of line end, no byte order mark, every character a
     page can show (control and format characters become spaces, as the exports write
-    them). Refused: too large, too many or too long lines, U+0000, a lone surrogate, or
-    nothing to read."""
+    them). Refused: too large, too many or too long lines (but JSON's), U+0000, a lone
+    surrogate, or nothing to read."""
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError:
@@ -80,6 +112,10 @@ def checked_text(text: str) -> str:
             status=413,
         )
     longest = max(len(line) for line in lines)
+    # A JSON export is one line (`/s/{code}.json`): json.loads reads it, bounded by size,
+    # and its strings are the document's, kept as they are.
+    if text.lstrip().startswith("{"):
+        return "\n".join(lines)
     if longest > MAX_LINE_CHARS:
         raise ImportRefused(
             "line_too_long",

@@ -37,6 +37,7 @@ class Parsed:
     kinds: list[Kind]
     system_name: str | None = None
     links: list[str] = field(default_factory=list)
+    headings: dict[int, str] = field(default_factory=dict)  # a group heading's text, by line
 
 
 # --- which shape, and the blocks ------------------------------------------------------------
@@ -144,14 +145,17 @@ def assemble(shape: Format, tokens: list[Token], choices: Mapping[int, str]) -> 
     entries: list[PrintedEntry] = []
     notes: list[PrintedNote] = []
     links: list[str] = []
+    headings: dict[int, str] = {}
     name, system_name, limit, group = "", None, None, None
     current: _Entry | None = None
     typed = shape == "typed"
     for number, token in enumerate(tokens):
         chosen = choices.get(number)
         if chosen is not None and token.kind not in ("head", "blank"):
-            head = typed_entry(token.text) if token.text else None
-            token = head or Token("head", token.text or " ", count=1)
+            made = typed_entry(token.text) if token.text else None
+            if made is None or made.kind != "head":
+                made = Token("head", made.text if made else token.text or " ", count=1)
+            token = made
         if token.kind == "head":
             if current is not None:
                 entries.append(current.printed())
@@ -175,7 +179,7 @@ def assemble(shape: Format, tokens: list[Token], choices: Mapping[int, str]) -> 
             entries.append(current.printed())
             current = None
         if token.kind == "group":
-            group = token.text
+            group = headings[number] = token.text
         elif token.kind == "name":
             name, system_name = token.text, token.system or system_name
         elif token.kind == "system":
@@ -185,14 +189,14 @@ def assemble(shape: Format, tokens: list[Token], choices: Mapping[int, str]) -> 
         elif token.kind == "link":
             links.append(token.link)
         else:
-            notes.append(PrintedNote(number, token.text, token.points))
+            notes.append(PrintedNote(number, token.text, token.points, group))
         kinds.append(OUTSIDE.get(token.kind, "note"))
     if current is not None:
         entries.append(current.printed())
     printed = PrintedList(
         name=name, entries=tuple(entries), notes=tuple(notes), points_limit=limit, typed=typed
     )
-    return Parsed(shape, printed, kinds, system_name, links)
+    return Parsed(shape, printed, kinds, system_name, links, headings)
 
 
 def _parts(shape: Format, line: str) -> tuple[str, ...]:

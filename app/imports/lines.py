@@ -79,16 +79,9 @@ def entry_lines(
     return lines
 
 
-def note_lines(
-    lines: list[Line],
-    parsed: Parsed,
-    reading: Reading,
-    summary: RosterSummary,
-    index: NameIndex | None,
-    lookups: int,
-) -> None:
+def note_lines(lines: list[Line], parsed: Parsed, reading: Reading, summary: RosterSummary) -> None:
     """The lines outside the entries: a note the reader used (what it set), the total
-    (against the engine's), and for typed lines, « non reconnu » with the closest names."""
+    (against the engine's), and for typed lines, « non reconnu »."""
     for number, kind in enumerate(parsed.kinds):
         line = lines[number]
         if number in reading.used:
@@ -100,12 +93,19 @@ def note_lines(
             line.note = "total imprimé" + ("" if same else f" ; Caserne compte : {engine}")
         elif kind == "note" and parsed.printed.typed:
             line.status, line.note = "unknown", UNKNOWN
-            if index is not None and lookups > 0:
-                line.candidates = index.closest(line.text)
-                lookups -= 1
-    for line in lines:
-        if line.status == "unknown" and not line.candidates and index is not None and lookups:
-            line.candidates = index.closest(line.text)
+
+
+def closest_names(lines: list[Line], parsed: Parsed, index: NameIndex, lookups: int) -> None:
+    """Each « non reconnu » line's closest catalogue names (by its printed name), for the
+    first `lookups` of them: each compares with every name of the catalogue."""
+    titles = {entry.head: entry.title for entry in parsed.printed.entries}
+    notes = {note.line: note.text for note in parsed.printed.notes}
+    for number, line in enumerate(lines):
+        if lookups <= 0:
+            return
+        name = titles.get(number, notes.get(number))
+        if line.status == "unknown" and not line.candidates and name is not None:
+            line.candidates = index.closest(name)
             lookups -= 1
 
 

@@ -7,14 +7,14 @@ Refusals are `ImportRefused`, with a stable code (docs/api-codes.md) and a Frenc
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from app.imports.checks import MAX_ENTRIES, ImportRefused, refused_json
+from app.imports.checks import MAX_ENTRIES, MAX_PRINTED, ImportRefused, refused_json
 from app.imports.formats import Parsed, parse
-from app.imports.lines import Line, LineStatus, entry_lines, note_lines
+from app.imports.lines import Line, LineStatus, closest_names, entry_lines, note_lines
 from app.systems.base import AnySystem, RosterResult, RosterSummary
 from app.systems.import_traits import (
     NameIndex,
@@ -32,7 +32,7 @@ from app.validation_text import french_message
 Shape = Literal["json", "share", "bbcode", "markdown", "text", "typed"]
 UNNAMED = "Liste importée"
 # Typed lines looked up by name, at most (each compares with every catalogue name).
-MAX_LOOKUPS = 400
+MAX_LOOKUPS = 100
 
 
 @dataclass
@@ -239,8 +239,8 @@ def read_text(
     result = system.validate(document)
     summary = system.summarize(document, result)
     lines = entry_lines(text, parsed, printed, reading, refused, summary)
-    index = index_of(system) if parsed.printed.typed else None
-    note_lines(lines, parsed, reading, summary, index, MAX_LOOKUPS)
+    note_lines(lines, parsed, reading, summary)
+    closest_names(lines, parsed, index_of(system), MAX_LOOKUPS)
     shape: Shape = parsed.format
     return Imported(system, shape, document, result, summary, lines, reading.lost)
 
@@ -252,25 +252,35 @@ def with_bare_names(parsed: Parsed, index: NameIndex) -> Parsed:
     notes: list[PrintedNote] = []
     name = parsed.printed.name
     first_entry = min((e.head for e in entries), default=len(parsed.kinds))
-    for note in parsed.printed.notes:
-        found = index.find(note.text) if note.points is None else None
+    limit = parsed.printed.points_limit
+    for looked, note in enumerate(parsed.printed.notes):
+        # Each lookup compares with every catalogue name: bounded as the entries are.
+        found = index.find(note.text) if looked < MAX_ENTRIES else None
         if found is not None and found.how == "exact":
-            entries.append(PrintedEntry((note.line,), 1, note.text, typed=True))
+            bare = PrintedEntry((note.line,), 1, note.text, note.points, group=note.group)
+            entries.append(replace(bare, typed=True))
             parsed.kinds[note.line] = "entry"
-        elif not name and note.line < first_entry and note.points is None:
-            name = note.text
+        elif not name and note.line < first_entry:
+            name, limit = note.text, limit or note.points  # « Ma liste (200 pts) »
             parsed.kinds[note.line] = "name"
         else:
             notes.append(note)
+    if not name:  # a heading above every entry (« **Les Rats de la Ruche** ») names it
+        first = next((n for n, kind in enumerate(parsed.kinds) if kind not in ("blank",)), None)
+        if first is not None and first < first_entry and first in parsed.headings:
+            name = parsed.headings[first]
+            parsed.kinds[first] = "name"
     entries.sort(key=lambda entry: entry.head)
     printed = PrintedList(
         name=name,
         entries=tuple(entries),
         notes=tuple(notes),
-        points_limit=parsed.printed.points_limit,
+        points_limit=limit,
         typed=True,
     )
-    return Parsed(parsed.format, printed, parsed.kinds, parsed.system_name, parsed.links)
+    return Parsed(
+        parsed.format, printed, parsed.kinds, parsed.system_name, parsed.links, parsed.headings
+    )
 
 
 def kept_entries(printed: PrintedList) -> tuple[PrintedList, dict[int, str]]:
@@ -281,8 +291,8 @@ def kept_entries(printed: PrintedList) -> tuple[PrintedList, dict[int, str]]:
     for entry in printed.entries:
         if not 1 <= entry.count <= 100:
             refused[entry.head] = "nombre de figurines refusé : de 1 à 100 par ligne"
-        elif len(kept) >= MAX_ENTRIES:
-            refused[entry.head] = f"une liste tient au plus {MAX_ENTRIES} lignes"
+        elif len(kept) >= (MAX_ENTRIES if printed.typed else MAX_PRINTED):
+            refused[entry.head] = f"une liste tient au plus {MAX_ENTRIES} entrées"
         else:
             kept.append(entry)
     return (
@@ -298,6 +308,8 @@ def checked_document(
     lines say why), extras the model refuses are dropped (said too)."""
     name = (printed.name or UNNAMED).strip()[:100]
     limit = printed.points_limit if system.has_points else None
+    if len(reading.entries) > MAX_ENTRIES:
+        reading = beyond_the_last(reading)
     for _attempt in range(3):
         document = {
             "system": system.id,
@@ -311,6 +323,18 @@ def checked_document(
         except ValidationError as exc:
             reading = without_refused(reading, exc)
     raise ImportRefused("invalid", "Cette liste ne peut pas être lue.", loc=("body", "text"))
+
+
+def beyond_the_last(reading: Reading) -> Reading:
+    """`reading` without the entries past the models' bound (each line says so)."""
+    reads = [
+        Read("unknown", note=f"une liste tient au plus {MAX_ENTRIES} entrées")
+        if read.entry is not None and read.entry >= MAX_ENTRIES
+        else read
+        for read in reading.reads
+    ]
+    entries = reading.entries[:MAX_ENTRIES]
+    return Reading(entries, reading.extras, reads, reading.used, reading.lost)
 
 
 def without_refused(reading: Reading, exc: ValidationError) -> Reading:

@@ -19,6 +19,10 @@ _TYPED_COST = re.compile(
     r"(?:\s*,\s*(\d{1,7})\s*(?:pts?|points?))?\s*[)\]]?",
     re.IGNORECASE,
 )
+# « un juve », « deux gangers »: counts in words, up to ten.
+NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6}
+NUMBERS |= {"sept": 7, "huit": 8, "neuf": 9, "dix": 10}
+_WORD_COUNT = re.compile(r"^(" + "|".join(NUMBERS) + r")\s+(.+)$", re.IGNORECASE)
 _TYPED_COUNTS = (
     re.compile(r"^(\d{1,4})\s*[x×*]\s*(.+)$", re.IGNORECASE),  # 3 x Jaffa, 3x Jaffa
     re.compile(r"^[x×]\s*(\d{1,4})\s+(.+)$", re.IGNORECASE),  # x3 Jaffa
@@ -28,7 +32,13 @@ _TYPED_COUNT_AFTER = re.compile(r"^(.+?)[\s:]*[(\[]?\s*[x×]\s*(\d{1,4})\s*[)\]]
 
 
 # « Total : 200 pts », « Format 400 points »: what the list spends or is built to.
-_TYPED_TOTAL = re.compile(r"^(?:total|format|budget|points?)\b[^a-z]*\d", re.IGNORECASE)
+_TYPED_TOTAL = re.compile(r"^(?:total|format|budget|points?|swc)\b[^a-z]*\d", re.IGNORECASE)
+
+
+# A line a forum post sets apart as a heading: wholly bold or underlined, or a Markdown title.
+_TYPED_HEADING = re.compile(
+    r"^(?:\[(b|u)\].*\[/\1\]|\*\*[^*].*\*\*|__[^_].*__|#{1,6}\s.*)$", re.IGNORECASE
+)
 
 
 def typed_plain(line: str) -> str:
@@ -40,7 +50,9 @@ def typed_plain(line: str) -> str:
 def typed_entry(line: str) -> Token | None:
     """A line a player typed, read as « count × name (cost) » when it says a count:
     « 3 x Jaffa », « 3x Jaffa », « Jaffa x3 », « Jaffa (x3) », « x3 Jaffa », « 2 Jaffa (30
-    pts) », « Teal'c - 50 pts ». None when it says no count."""
+    pts) » (a head); as a name and its cost when it says a cost alone: « Teal'c - 77 pts »
+    (a note with its points: a name of the catalogue, the list's name, or a hidden move).
+    None when it says neither."""
     text = typed_plain(line)
     points = total = None
     costs = list(_TYPED_COST.finditer(text))
@@ -58,8 +70,11 @@ def typed_entry(line: str) -> Token | None:
             return _typed_head(found[2], int(found[1]), points, total)
     if found := _TYPED_COUNT_AFTER.match(text):
         return _typed_head(found[1], int(found[2]), points, total)
-    if points is not None or total is not None:
-        return _typed_head(text, 1, points, total)
+    if found := _WORD_COUNT.match(text):
+        return _typed_head(found[2], NUMBERS[found[1].lower()], points, total)
+    name = text.strip(" -–—:,;.")
+    if (points is not None or total is not None) and any(ch.isalpha() for ch in name):
+        return Token("note", name, points=points if points is not None else total)
     return None
 
 
@@ -102,7 +117,11 @@ def lex_text(lines: Sequence[str], export: bool) -> list[Token]:
             tokens.append(Token("link", link=stripped))
         elif not export and _TYPED_TOTAL.match(typed_plain(stripped)):
             tokens.append(Token("total", typed_plain(stripped)))
-        elif not export and (head := typed_entry(stripped)) is not None:
+        elif not export and (head := typed_entry(stripped)) is not None and head.kind == "head":
+            tokens.append(head)
+        elif not export and _TYPED_HEADING.match(stripped):
+            tokens.append(Token("group", typed_plain(stripped).rstrip(" :")))
+        elif not export and head is not None:
             tokens.append(head)
         elif (plain := stripped if export else typed_plain(stripped)).endswith(":"):
             tokens.append(Token("group", plain.rstrip(" :")))

@@ -61,6 +61,10 @@ ROUTES: tuple[Route, ...] = (
     Route(
         "create", "POST", "/r/{roster_id}/modifier"
     ),  # an edit link's « Ouvrir » (may make a carnet)
+    # A list imported: read (up to 512 KiB of text, a share looked up), then saved.
+    Route("create", "POST", "/api/v1/imports"),
+    Route("create", "POST", "/listes/importer"),
+    Route("create", "POST", "/listes/importer/enregistrer"),
     # New shares (snapshots): of a list, of a book (« Publier »; adding a book's unit to a
     # list publishes the book's current state).
     Route("share", "POST", "/api/v1/rosters/{roster_id}/shares"),

@@ -88,6 +88,7 @@ class PrintedNote:
     line: int
     text: str
     points: int | None = None  # an extra's printed cost
+    group: str | None = None  # the heading it sits under
 
 
 @dataclass(frozen=True)
@@ -240,8 +241,9 @@ def prints_as(
 
 
 def unknown(index: NameIndex, printed: PrintedEntry) -> Read:
-    """A printed entry no name of the catalogue fits: « non reconnu », the closest names."""
-    return Read("unknown", None, index.closest(printed.title))
+    """A printed entry no name of the catalogue fits: « non reconnu » (the import gives its
+    closest names, within its bound of lookups: app/imports/lines.py)."""
+    return Read("unknown")
 
 
 _INDEXES: "WeakKeyDictionary[Any, NameIndex]" = WeakKeyDictionary()

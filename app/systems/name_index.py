@@ -9,16 +9,21 @@ comparison is bounded (names cut to `MAX_NAME` characters, word pairs remembered
 
 import difflib
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, Protocol
 
+from cachetools import LRUCache
+
 # What a typed name is cut to before it is compared (a catalogue name is 80 at most).
 MAX_NAME = 120
 # How close two words must be to be the same word misspelled (difflib's ratio).
 WORD_RATIO = 0.8
+# Below this, two words count as unlike (they weigh nothing among the closest names).
+WORD_FLOOR = 0.6
 # How close a whole name must be, when no name's words are all found.
 NAME_RATIO = 0.82
 # Below this, a name is not offered as a candidate at all.
@@ -91,7 +96,10 @@ def _similar(typed: str, known: str) -> float:
         return 1.0
     if min(len(typed), len(known)) < 4 or abs(len(typed) - len(known)) > 2:
         return 0.0
-    return difflib.SequenceMatcher(None, typed, known).ratio()
+    matcher = difflib.SequenceMatcher(None, typed, known)
+    if matcher.quick_ratio() < WORD_FLOOR:  # an upper bound, ten times cheaper
+        return 0.0
+    return matcher.ratio()
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +125,8 @@ class NameIndex:
     def __init__(self, items: Iterable[Named]) -> None:
         self.items = list(items)
         self.by_id = {named.id: named for named in self.items}
+        self._found: LRUCache[tuple[str, ...], Match | None] = LRUCache(maxsize=2048)
+        self._lock = threading.Lock()
         self._keys: list[tuple[tuple[str, ...], Named]] = []
         self._exact: dict[tuple[str, ...], list[Named]] = {}
         for named in self.items:
@@ -129,10 +139,20 @@ class NameIndex:
 
     def find(self, typed: str) -> Match | None:
         """What `typed` names: the same words (exact), or one name whose every word is in
-        it, maybe misspelled (close); None when nothing or several names fit as well."""
+        it, maybe misspelled (close); None when nothing or several names fit as well.
+        Remembered by words (a pasted list repeats its lines)."""
         key = words(typed)
         if not key:
             return None
+        with self._lock:
+            if key in self._found:
+                return self._found[key]
+        found = self._find(key)
+        with self._lock:
+            self._found[key] = found
+        return found
+
+    def _find(self, key: tuple[str, ...]) -> Match | None:
         exact = self._exact.get(key, [])
         if len(exact) == 1:
             return Match(exact[0], "exact")
@@ -142,7 +162,7 @@ class NameIndex:
         if best is not None:
             return Match(best, "close")
         scored = sorted(
-            ((self._ratio(key, known), named) for known, named in self._keys),
+            ((self._ratio(key, known, NAME_RATIO), named) for known, named in self._keys),
             key=lambda pair: -pair[0],
         )
         if scored and scored[0][0] >= NAME_RATIO:
@@ -172,8 +192,13 @@ class NameIndex:
         return found[0] if len({named.id for named in found}) == 1 else None
 
     @staticmethod
-    def _ratio(typed: tuple[str, ...], known: tuple[str, ...]) -> float:
-        return difflib.SequenceMatcher(None, " ".join(typed), " ".join(known)).ratio()
+    def _ratio(typed: tuple[str, ...], known: tuple[str, ...], floor: float) -> float:
+        """How close two names are (difflib's ratio), or 0 when it is surely below `floor`
+        (its cheap upper bounds first: a full ratio costs a hundred times more)."""
+        matcher = difflib.SequenceMatcher(None, " ".join(typed), " ".join(known))
+        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+            return 0.0
+        return matcher.ratio()
 
     def closest(self, typed: str, limit: int = 3) -> list[Named]:
         """The names closest to `typed`, closest first (at most `limit`)."""
@@ -183,7 +208,8 @@ class NameIndex:
         scores: dict[str, float] = {}
         for known, named in self._keys:
             shared = sum(max((_similar(t, w) for t in key), default=0.0) for w in known)
-            score = max(self._ratio(key, known), shared / max(len(known), len(key)))
+            words_score = shared / max(len(known), len(key))
+            score = max(self._ratio(key, known, max(CANDIDATE_RATIO, words_score)), words_score)
             if score >= CANDIDATE_RATIO and score > scores.get(named.id, 0.0):
                 scores[named.id] = score
         ranked = sorted(scores, key=lambda named_id: -scores[named_id])
