@@ -141,3 +141,12 @@ def test_bad_files_and_texts_say_why_in_french(browser: TestClient, session: Ses
     refused = browser.post("/listes/importer/enregistrer", data={"texte": "", "systeme": ""})
     assert refused.status_code == 422 and "rien à lire" in text_of(refused.text)
     assert rosters(session) == before
+
+
+def test_hostile_text_is_shown_as_text(browser: TestClient) -> None:
+    page = preview(browser, texte="3 x Jaffa\n<script>alert(1)</script>\n[url=x]2 Teal'c[/url]")
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    shown = text_of(page)
+    assert "<script>alert(1)</script> Non reconnue" in shown
+    assert "2 × Teal'c — 77 pts chacun, 154 pts (reconnue)" in shown
