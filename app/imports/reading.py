@@ -139,8 +139,8 @@ def read_json(systems: Mapping[str, AnySystem], wanted: str | None, text: str) -
             )
         raise ImportRefused(
             "carnet_file",
-            "Ce fichier est un carnet entier, pas une liste : il se restaure depuis "
-            "« Mes listes ».",
+            "Ce fichier est un carnet entier, pas une liste : il se restaure avec « Restaurer "
+            "un carnet », dans « Mes listes ».",
             loc=("body", "text"),
         )
     inner = value.get("roster")

@@ -58,6 +58,9 @@ ROUTES: tuple[Route, ...] = (
     Route("create", "POST", "/a/{code}/dupliquer"),
     Route("create", "POST", "/livres/exemples/{system}/dupliquer"),
     Route("create", "POST", "/campagnes/nouvelle"),
+    # A carnet file restored: its lists, books and campaigns (issue 30, docs/carnet-file.md).
+    Route("create", "POST", "/api/v1/carnets/{carnet_id}/import"),
+    Route("create", "POST", "/listes/carnet/restauration"),
     Route(
         "create", "POST", "/r/{roster_id}/modifier"
     ),  # an edit link's « Ouvrir » (may make a carnet)
@@ -90,8 +93,13 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/r/{roster_id}/campagne"),  # a battle line
     Route("write", "POST", "/listes/{roster_id}/renommer"),
     Route("write", "POST", "/listes/{roster_id}/supprimer"),
+    Route("write", "POST", "/listes/{roster_id}/restaurer"),  # a deleted list brought back
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/ajouter"),
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/retirer"),
+    Route("write", "POST", "/livres/{book_id}/unites/{item_id}/remettre"),  # a unit put back
+    Route("write", "POST", "/livres/{book_id}/renommer"),
+    Route("write", "POST", "/livres/{book_id}/supprimer"),
+    Route("write", "POST", "/livres/{book_id}/restaurer"),  # a deleted book brought back
     Route("write", "POST", "/{system}/createur/livre"),  # « Enregistrer dans le livre »
     Route("write", "POST", "/carnet/{carnet_id}"),  # merge or switch carnets
     Route("write", "POST", "/c/{campaign_id}/rejoindre"),
@@ -101,6 +109,9 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/api/v1/campaigns/{campaign_id}/voids"),
     Route("write", "POST", "/c/{campaign_id}/annuler"),
     Route("write", "POST", "/listes/carnet/oublier"),  # forgets the carnet on this device
+    # A kept version restored: a new save of the list (issue 30, docs/history.md).
+    Route("write", "POST", "/api/v1/rosters/{roster_id}/versions/{version}/restore"),
+    Route("write", "POST", "/r/{roster_id}/historique/{version}/retablir"),
     # A new secret: a carnet's key, a campaign's join link.
     Route("key", "POST", "/api/v1/carnets/{carnet_id}/key"),
     Route("key", "POST", "/listes/carnet/cle"),

@@ -12,13 +12,16 @@ from fastapi import APIRouter, Request, Response
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import (
+    book_edits,
     book_pages,
     book_panels,
     books,
     campaigns,
+    carnet_file_pages,
     carnet_pages,
     counts,
     editor,
+    history_pages,
     imports,
     library,
     list_links,
@@ -79,13 +82,16 @@ def routers(
         [
             router,
             play.router,
+            history_pages.router,
             *(system_page.router() for system_page in pages.values()),
             library.router,
             imports.router,
             carnet_pages.router,
+            carnet_file_pages.router,
             new_list.router,
             books.router,
             book_pages.router,
+            book_edits.router,
             campaigns.router,
         ],
     )
