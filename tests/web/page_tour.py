@@ -134,6 +134,10 @@ def import_pages(client: TestClient, found: list[Page]) -> None:
     rebuilt = client.post("/listes/importer", data={"texte": export, "systeme": ""})
     assert rebuilt.status_code == 200, rebuilt.text
     found.append(Page("importer (aperçu, soldat recréé)", "", rebuilt.text))
+    document = '{"system": "toy", "name": "Jouets", "entries": [{"unit": "tambour"}]}'
+    whole = client.post("/listes/importer", data={"texte": document, "systeme": ""})
+    assert whole.status_code == 200, whole.text
+    found.append(Page("importer (aperçu d'un JSON)", "", whole.text))
     refused = client.post("/listes/importer", data={"texte": "bonjour", "systeme": ""})
     assert refused.status_code == 422, refused.text
     found.append(Page("importer (refus)", "", refused.text))
