@@ -54,7 +54,7 @@ def read_entry(
     if printed.typed or printed.chosen is not None:
         found = match_title(index, printed)
         if found is None:
-            return None, unknown(index, printed)
+            return None, unknown()
         entry = entry_of(found.named, printed.count, **more)
         return entry, Read("matched", note=match_note(found))
     name, profile = split_profile(printed.title)
@@ -75,7 +75,7 @@ def read_entry(
     if found is not None:
         entry = entry_of(found.named, printed.count, **more)
         return entry, Read("matched", note=match_note(found))
-    return None, unknown(index, printed)
+    return None, unknown()
 
 
 def unnamed_if_same(system: AnySystem, entry: Fields, more: Fields) -> Fields:

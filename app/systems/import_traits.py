@@ -240,7 +240,7 @@ def prints_as(
     return line_tokens(lines[0]) == detail_tokens(printed.details)
 
 
-def unknown(index: NameIndex, printed: PrintedEntry) -> Read:
+def unknown() -> Read:
     """A printed entry no name of the catalogue fits: « non reconnu » (the import gives its
     closest names, within its bound of lookups: app/imports/lines.py)."""
     return Read("unknown")

@@ -212,7 +212,7 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
             if made is None:
                 made, said.status = troopers.entry(entry, more), "custom"
         if made is None:
-            reading.reads.append(unknown(index, entry))
+            reading.reads.append(unknown())
             continue
         said.entry = len(reading.entries)
         reading.entries.append(made)

@@ -123,11 +123,11 @@ class Entries:
 
     def leader(self, printed: PrintedEntry, entry: dict[str, Any]) -> Read:
         if "leader" in entry:  # a unit has one leader (L91-93): a second line is unknown
-            return unknown(index_of(self.system), printed)
+            return unknown()
         name = printed.title.removesuffix(LEADER)
         rebuilt = self.reader.unit(printed.details, printed.house_rules)
         if rebuilt is None:
-            return unknown(index_of(self.system), printed)
+            return unknown()
         for profile in self.data.profiles:
             if profile.name == name and same_unit(
                 self.system.unit_model, rebuilt.unit, self.printed(profile.id)
@@ -141,7 +141,7 @@ class Entries:
         name = printed.title.removesuffix(SPECIALIST)
         rebuilt = self.reader.unit(printed.details, printed.house_rules)
         if rebuilt is None:
-            return unknown(index_of(self.system), printed)
+            return unknown()
         troopers = entry.get("custom") or self.printed(
             self.data.unit(entry["unit"]).troopers.profile
         )
@@ -186,7 +186,7 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
                 made = entries.troopers(line)
             if made is None:
                 current = None
-                reading.reads.append(unknown(index, line))
+                reading.reads.append(unknown())
                 continue
             current, said = made
             reading.entries.append(current)
