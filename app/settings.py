@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     engine_memo: bool = True
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
+    # Seconds the standings and a gang's public page may be cached by browsers and proxies
+    # (they change with the campaign; a copy is revalidated by its ETag, answered 304).
+    campaign_max_age: int = Field(default=60, ge=0, le=86_400)
     # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for
     # any). With PUBLIC_URL set, every request is answered as PUBLIC_URL's host.
     allowed_hosts: str = "localhost,127.0.0.1,testserver,[::1]"

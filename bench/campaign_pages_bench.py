@@ -15,7 +15,9 @@ figures; passes or fails on nothing.
         --database postgresql+psycopg://postgres@127.0.0.1:5432/hcamp
     dropdb -h 127.0.0.1 -U postgres hcamp
 
-On PostgreSQL the tables are made in the database given and dropped at the end.
+The tables are made in the database given and dropped at the end; with `--keep` they are
+left, and a database seeded before is measured again without seeding (after a change of
+code: `--database sqlite:////tmp/campaign.sqlite3 --keep`).
 """
 
 import argparse
@@ -32,18 +34,20 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session, SQLModel, select
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.main import create_app  # first: it imports the systems before the campaigns
+# First: it imports the systems before the campaign service (else an import cycle).
+from app.main import create_app  # isort: split
 
 from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.service import CampaignService
 from app.db import make_engine
 from app.settings import Settings
+from app.store import campaigns as store
 from app.store import rosters as roster_store
-from app.store.models import Roster
+from app.store.models import Campaign, Roster
 
 PROFILE = {"M": 4, "CC": 3, "CT": 3, "F": 3, "E": 3, "PV": 1, "I": 3, "A": 1, "Cd": 7}
 FIGHTERS = 9
@@ -140,54 +144,88 @@ def timed(what: Callable[[], Any], rounds: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+# What the app remembers of computed views (app.state), by version: the views and pages
+# (emptied before a « computed » call) and what each gang's lines did to its fighters, by
+# gang version (kept by « computed », emptied too by « cold »: a process's first view).
+VIEWS = ("campaign_views", "campaign_pages", "gang_pages")
+GANGS = ("campaign_losses",)
+
+
+def forget(client: TestClient, names: tuple[str, ...]) -> None:
+    for name in names:
+        setattr(client.app.state, name, None)  # type: ignore[attr-defined]
+
+
 def measure(client: TestClient, engine: Engine, url: str, rounds: int) -> None:
-    def get(headers: dict[str, str] | None = None) -> Any:
+    """`url` computed cold (every memory emptied first), computed (the views' memories
+    emptied: what a view costs after a battle), remembered, and revalidated."""
+
+    def get(headers: dict[str, str] | None = None, fresh: tuple[str, ...] = ()) -> Any:
+        forget(client, fresh)
         response = client.get(url, headers=headers or {})
         assert response.status_code in (200, 304), (url, response.status_code)
         return response
 
+    def row(what: str, status: int, call: Callable[[], Any], said: list[str]) -> None:
+        wall, cpu = timed(call, rounds)
+        print(
+            f"  {what:<12} {status}  wall {wall:6.1f} ms  cpu {cpu:6.1f} ms  "
+            f"{len(said):3d} statements"
+        )
+
+    forget(client, VIEWS + GANGS)
     with counting(engine) as said:
         first = get()
-    wall, cpu = timed(get, rounds)
-    kb = len(first.content) / 1024
-    print(
-        f"{url[:44]:<44} 200  wall {wall:6.1f} ms  cpu {cpu:6.1f} ms  "
-        f"{len(said):3d} statements  {kb:5.1f} KB"
-    )
+    print(f"{url}  {len(first.content) / 1024:.1f} KB  {first.headers.get('cache-control')}")
+    row("cold", first.status_code, lambda: get(fresh=VIEWS + GANGS), said)
     etag = first.headers.get("etag")
     if etag is None:
-        print(f"{'':<44}      no ETag ({first.headers.get('cache-control')})")
         return
+    with counting(engine) as said:
+        status = get(fresh=VIEWS).status_code
+    row("computed", status, lambda: get(fresh=VIEWS), said)
+    with counting(engine) as said:
+        status = get().status_code
+    row("remembered", status, get, said)
     again = {"If-None-Match": etag}
     with counting(engine) as said:
         status = get(again).status_code
-    wall, cpu = timed(lambda: get(again), rounds)
-    print(
-        f"{'  If-None-Match':<44} {status}  wall {wall:6.1f} ms  cpu {cpu:6.1f} ms  "
-        f"{len(said):3d} statements  ({first.headers.get('cache-control')})"
-    )
+    row("revalidated", status, lambda: get(again), said)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--database", default="", help="a PostgreSQL URL (default: SQLite)")
+    parser.add_argument("--database", default="", help="a database URL (default: a new SQLite)")
     parser.add_argument("--gangs", type=int, default=50)
     parser.add_argument("--battles", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="measure the campaign the database holds, if any (else seed it) and leave it",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         engine = make_engine(url)
         SQLModel.metadata.create_all(engine)
+        with Session(engine) as session:
+            seeded = args.keep and session.exec(select(Campaign)).first() is not None
         try:
-            run(engine, url, args)
+            run(engine, url, args, seeded)
         finally:
-            if args.database:
+            if args.database and not args.keep:
                 SQLModel.metadata.drop_all(engine)
             engine.dispose()
 
 
-def run(engine: Engine, url: str, args: argparse.Namespace) -> None:
+def kept(service: CampaignService) -> tuple[str, list[Roster]]:
+    """The campaign and gangs of a database seeded before (--keep)."""
+    found = service.session.exec(select(Campaign)).one()
+    return found.id, store.gangs(session=service.session, campaign_id=found.id)
+
+
+def run(engine: Engine, url: str, args: argparse.Namespace, seeded: bool) -> None:
     settings = Settings(
         database_url=url, rate_limit_create="", rate_limit_share="", rate_limit_write=""
     )
@@ -195,7 +233,10 @@ def run(engine: Engine, url: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     with Session(engine) as session:
         service = CampaignService(session, app.state.systems)
-        campaign, rosters = seed(service, args.gangs, args.battles)
+        if seeded:
+            campaign, rosters = kept(service)
+        else:
+            campaign, rosters = seed(service, args.gangs, args.battles)
         codes = []
         for roster in (rosters[0], rosters[1]):
             last = roster_store.latest_share(session=session, roster_id=roster.id)
@@ -209,6 +250,8 @@ def run(engine: Engine, url: str, args: argparse.Namespace) -> None:
     for code, lines, own in codes:
         print(f"  gang page {code}: {own} own lines, {lines - own} recorded against it")
     with TestClient(app, follow_redirects=False) as client:
+        wall, cpu = timed(lambda: client.get("/healthz"), args.rounds)
+        print(f"/healthz (the stack alone)  wall {wall:.1f} ms  cpu {cpu:.1f} ms")
         for path in (f"/c/{campaign}", f"/api/v1/campaigns/{campaign}"):
             measure(client, engine, path, args.rounds)
         for code, _lines, _own in codes:
