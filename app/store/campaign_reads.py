@@ -12,11 +12,25 @@ from sqlalchemy import select as core_select
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from app.store import table_of
+from app.store import no_row_has, table_of
 from app.store.campaigns import _MIRRORED, Mirrored
 from app.store.models import Battle, Campaign, CampaignGang, Roster, Share
 
 _SHARES = table_of(Share)
+
+
+def shared_gang(*, session: Session, code: str) -> tuple[str, str] | None:
+    """The roster a share froze and its system, when both exist: one query, no snapshot
+    read (a gang's public page answers 304 with it)."""
+    if no_row_has(code):
+        return None
+    query = (
+        select(col(Roster.id), col(Roster.system))
+        .join(Share, col(Share.roster_id) == col(Roster.id))
+        .where(Share.code == code)
+    )
+    row = session.exec(query).first()
+    return None if row is None else (row[0], row[1])
 
 
 class GangVersion(NamedTuple):

@@ -16,7 +16,8 @@ from app.campaigns.models import BattleIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignService, traits_of
 from app.http_cache import Memo, build, memory, not_modified, versioned_headers
-from app.roster_service import RosterError, StaleVersion, check
+from app.roster_service import NoSuchRoster, RosterError, StaleVersion, check
+from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Roster, Share, as_utc
@@ -308,21 +309,18 @@ def give_verdict(
 @router.get("/campagne/gang/{code}")
 def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
     """The gang as one of its shares froze it, for anyone (the owner's page is
-    /r/{id}/campagne): named by its version (ETag, 304), kept CAMPAIGN_MAX_AGE seconds,
-    and remembered per version by the process."""
+    /r/{id}/campagne): named by its version (ETag, 304 after 2 statements), kept
+    CAMPAIGN_MAX_AGE seconds, and remembered per version by the process."""
     page = page_number(request)
     if page is None:
         return html_error(request, 422, BAD_PAGE)
-    shared = roster_store.get_share(session=campaigns.session, code=code[:16])
-    if shared is None or shared.roster_id is None:
-        return html_error(request, 404, "Ce lien ne mène à aucun gang.")
-    try:
-        roster = campaigns.rosters.get(shared.roster_id)
-    except RosterError:
-        return html_error(request, 404, "Ce gang n'existe plus.")
-    version = views.gang_page_version(campaigns.session, roster.id, shared.code)
-    system = campaigns.rosters.system(roster)
-    etag = f"{version}-{build()}-{system.catalogue_version}-{page}"
+    found = campaign_reads.shared_gang(session=campaigns.session, code=code[:16])
+    if found is None or found[1] not in campaigns.systems:
+        return missing_gang(request, campaigns, code)
+    roster_id, system_id = found
+    version = views.gang_page_version(campaigns.session, roster_id, code[:16])
+    catalogue = campaigns.systems[system_id].catalogue_version
+    etag = f"{version}-{build()}-{catalogue}-{page}"
     headers = versioned_headers(request, etag)
     if not_modified(request, etag):
         return Response(status_code=304, headers=headers)
@@ -330,14 +328,26 @@ def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
     html = remembered.get(etag)
     if html is not None:
         return HTMLResponse(html, headers=headers)
+    shared = roster_store.get_share(session=campaigns.session, code=code[:16])
     try:
+        roster = campaigns.rosters.get(roster_id)
+        if shared is None:
+            raise NoSuchRoster(roster_id)  # removed since (caserne prune)
         context = gang_context(campaigns, roster, owner=False, page=page, share=shared)
     except RosterError:
-        return html_error(request, 404, "Ce gang n'existe plus.")
+        return missing_gang(request, campaigns, code)
     context.update(error="", form={}, flash="", owner=False, code=code)
     response = render(request, "campaign/gang.html", context, headers=headers)
     remembered.put(etag, bytes(response.body))
     return response
+
+
+def missing_gang(request: Request, campaigns: CampaignService, code: str) -> Response:
+    """The 404 of a gang's public page: no such share, or its gang is gone."""
+    shared = roster_store.get_share(session=campaigns.session, code=code[:16])
+    if shared is None or shared.roster_id is None:
+        return html_error(request, 404, "Ce lien ne mène à aucun gang.")
+    return html_error(request, 404, "Ce gang n'existe plus.")
 
 
 @router.get("/campagne/rapport/{code}.bbcode")
