@@ -83,20 +83,20 @@ def ledger_page(
     """One page of the gang page's ledger, newest first, and how many lines it has in all:
     its own `rows` (read already) and the lines others recorded against it (up to `until`,
     when given), as `battles` gives them. What is read past `rows` is bounded by the page,
-    whatever the ledgers hold: a count, the newest lines against it down to this page,
-    the corrections and names of the lines shown, the lines its own record again."""
+    whatever the ledgers hold: the newest lines against it down to this page and their
+    number, the corrections and names of the lines shown, the lines its own record again."""
     confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
-    count = len(rows) + reads.count_against(
-        session=session, roster_id=roster.id, leave_out=confirmed, until=until
-    )
-    first = (page.shown(count) - 1) * page.size
-    theirs = reads.newest_against(
+    # Down to the page asked for: a page past the last finds them all (at most MAX_PAGE
+    # pages' worth), and shows the last.
+    theirs, against_it = reads.newest_against(
         session=session,
         roster_id=roster.id,
-        limit=first + page.size,
+        limit=page.number * page.size,
         leave_out=confirmed,
         until=until,
     )
+    count = len(rows) + against_it
+    first = (page.shown(count) - 1) * page.size
     merged: list[tuple[datetime, int, Battle | store.Mirrored]] = [
         *((as_utc(row.created_at), row.id or 0, row) for row in rows),
         *((as_utc(row.created_at), row.id, row) for row in theirs),

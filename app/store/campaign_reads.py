@@ -19,18 +19,15 @@ from app.store.models import Battle, Campaign, CampaignGang, Roster, Share
 _SHARES = table_of(Share)
 
 
-def shared_gang(*, session: Session, code: str) -> tuple[str, str] | None:
-    """The roster a share froze and its system, when both exist: one query, no snapshot
-    read (a gang's public page answers 304 with it)."""
+def shared_gang(*, session: Session, code: str) -> Roster | None:
+    """The roster a share froze, when both exist: one query, no snapshot read (a gang's
+    public page answers 304 with it)."""
     if no_row_has(code):
         return None
     query = (
-        select(col(Roster.id), col(Roster.system))
-        .join(Share, col(Share.roster_id) == col(Roster.id))
-        .where(Share.code == code)
+        select(Roster).join(Share, col(Share.roster_id) == col(Roster.id)).where(Share.code == code)
     )
-    row = session.exec(query).first()
-    return None if row is None else (row[0], row[1])
+    return session.exec(query).first()
 
 
 class GangVersion(NamedTuple):
@@ -193,6 +190,10 @@ def _shown_against(roster_id: str, leave_out: Iterable[int], until: datetime | N
     return where
 
 
+# A line against the gang, and how many the query finds in all (before its LIMIT).
+_COUNTED: list[Any] = [*_MIRRORED, func.count().over()]
+
+
 def newest_against(
     *,
     session: Session,
@@ -200,30 +201,17 @@ def newest_against(
     limit: int,
     leave_out: Iterable[int] = (),
     until: datetime | None = None,
-) -> list[Mirrored]:
+) -> tuple[list[Mirrored], int]:
     """The newest `limit` lines other gangs recorded against this one that its page shows
-    as lines, newest first."""
+    as lines, newest first, and how many there are in all (one query: a window count)."""
     query = (
-        select(*_MIRRORED)
+        select(*_COUNTED)
         .where(*_shown_against(roster_id, leave_out, until))
         .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
         .limit(limit)
     )
-    return [Mirrored(*row) for row in session.exec(query).all()]
-
-
-def count_against(
-    *,
-    session: Session,
-    roster_id: str,
-    leave_out: Iterable[int] = (),
-    until: datetime | None = None,
-) -> int:
-    """How many lines `newest_against` could give."""
-    query = (
-        select(func.count()).select_from(Battle).where(*_shown_against(roster_id, leave_out, until))
-    )
-    return int(session.exec(query).one())
+    rows = session.exec(query).all()
+    return [Mirrored(*row[:-1]) for row in rows], int(rows[0][-1]) if rows else 0
 
 
 def corrections_against(

@@ -98,11 +98,11 @@ def test_views_read_the_same_for_3_and_30_battles(
     # The standings: the campaign, its gangs' versions, their lists, their lines' fighters,
     # every line's result; the API then finds them remembered (campaign, versions).
     assert many[:2] == [5, 2], many
-    # A gang's page: its share's gang, its version, then the share, the gang, its ledger,
-    # the lines against it (a count and a page), their corrections, the names, the line its
-    # own records again. Alpha's shows all; Bravo's none of its own records another's;
+    # A gang's page: its share's gang, its version, then the share, its ledger, the newest
+    # lines against it (with their number), their corrections, the names, the line its own
+    # records again. Alpha's shows all; Bravo's none of its own records another's;
     # Charlie's nothing against it either (Alpha's line of their battle is Alpha's).
-    assert many[2:] == [10, 9, 8], many
+    assert many[2:] == [8, 7, 6], many
 
 
 def test_after_a_change_the_standings_read_only_what_changed(

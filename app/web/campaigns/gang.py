@@ -315,11 +315,10 @@ def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
     if page is None:
         return html_error(request, 422, BAD_PAGE)
     found = campaign_reads.shared_gang(session=campaigns.session, code=code[:16])
-    if found is None or found[1] not in campaigns.systems:
+    if found is None or found.system not in campaigns.systems:
         return missing_gang(request, campaigns, code)
-    roster_id, system_id = found
-    version = views.gang_page_version(campaigns.session, roster_id, code[:16])
-    catalogue = campaigns.systems[system_id].catalogue_version
+    version = views.gang_page_version(campaigns.session, found.id, code[:16])
+    catalogue = campaigns.systems[found.system].catalogue_version
     etag = f"{version}-{build()}-{catalogue}-{page}"
     headers = versioned_headers(request, etag)
     if not_modified(request, etag):
@@ -330,10 +329,9 @@ def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
         return HTMLResponse(html, headers=headers)
     shared = roster_store.get_share(session=campaigns.session, code=code[:16])
     try:
-        roster = campaigns.rosters.get(roster_id)
         if shared is None:
-            raise NoSuchRoster(roster_id)  # removed since (caserne prune)
-        context = gang_context(campaigns, roster, owner=False, page=page, share=shared)
+            raise NoSuchRoster(found.id)  # removed since (caserne prune)
+        context = gang_context(campaigns, found, owner=False, page=page, share=shared)
     except RosterError:
         return missing_gang(request, campaigns, code)
     context.update(error="", form={}, flash="", owner=False, code=code)
