@@ -26,8 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,18 +117,21 @@ def seed(service: CampaignService, gangs: int, battles: int) -> tuple[str, list[
     return campaign.id, rosters
 
 
-@contextmanager
-def counting(engine: Engine) -> Iterator[list[str]]:
-    said: list[str] = []
+class Statements:
+    """Counts the SQL statements `engine` runs between entering and leaving it."""
 
-    def count(*args: Any) -> None:
-        said.append(str(args[2]))
+    def __init__(self, engine: Engine) -> None:
+        self.engine, self.count = engine, 0
 
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield said
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+    def one(self, *_args: Any) -> None:
+        self.count += 1
+
+    def __enter__(self) -> "Statements":
+        event.listen(self.engine, "before_cursor_execute", self.one)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self.one)
 
 
 def timed(what: Callable[[], Any], rounds: int) -> tuple[float, float, float]:
@@ -168,29 +170,29 @@ def measure(client: TestClient, engine: Engine, url: str, rounds: int) -> None:
         assert response.status_code in (200, 304), (url, response.status_code)
         return response
 
-    def row(what: str, status: int, call: Callable[[], Any], said: list[str]) -> None:
+    def row(what: str, status: int, call: Callable[[], Any], said: Statements) -> None:
         wall, cpu, least = timed(call, rounds)
         print(
             f"  {what:<12} {status}  wall {wall:6.1f} ms  cpu {cpu:6.1f} ms "
-            f"(least {least:5.1f})  {len(said):3d} statements"
+            f"(least {least:5.1f})  {said.count:3d} statements"
         )
 
     forget(client, VIEWS + GANGS)
-    with counting(engine) as said:
+    with Statements(engine) as said:
         first = get()
     print(f"{url}  {len(first.content) / 1024:.1f} KB  {first.headers.get('cache-control')}")
     row("cold", first.status_code, lambda: get(fresh=VIEWS + GANGS), said)
     etag = first.headers.get("etag")
     if etag is None:
         return
-    with counting(engine) as said:
+    with Statements(engine) as said:
         status = get(fresh=VIEWS).status_code
     row("computed", status, lambda: get(fresh=VIEWS), said)
-    with counting(engine) as said:
+    with Statements(engine) as said:
         status = get().status_code
     row("remembered", status, get, said)
     again = {"If-None-Match": etag}
-    with counting(engine) as said:
+    with Statements(engine) as said:
         status = get(again).status_code
     row("revalidated", status, lambda: get(again), said)
 

@@ -94,6 +94,10 @@ def pages(client: TestClient) -> list[Page]:
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    made = client.post("/listes", data={"system": SYSTEMS[0]}).headers["location"]
+    client.post(f"/listes/{made.removeprefix('/r/')}/supprimer", data={"confirm": "oui"})
+    get("mes listes (une liste supprimée, « Annuler »)", "/listes")
+    get("listes supprimées", "/listes/supprimees")
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
     book_pages(client, get)
@@ -127,7 +131,11 @@ def book_pages(client: TestClient, get: Any) -> None:
             assert shared.status_code == 303, shared.text
             get("partage d'une liste tirée d'un livre", shared.headers["location"])
             client.post(f"{book}/unites/marine/retirer")
+            get("livre d'armée (unité retirée, « Annuler »)", book)
             client.post(f"{book}/publier")
+            client.post(f"{book}/supprimer", data={"confirm": "oui"})
+            get("mes livres d'armée (livre supprimé, « Annuler »)", "/livres")
+            client.post(f"{book}/restaurer")
             get("liste tirée d'un livre (nouvelle version)", editor)
             get(
                 "partage d'une liste tirée d'un livre (nouvelle version)",

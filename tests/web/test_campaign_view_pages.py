@@ -7,6 +7,7 @@ import re
 from fastapi.testclient import TestClient
 
 from tests.api.test_campaigns import campaign_of, orlocks, stored
+from tests.campaigns.test_campaign_views import Club
 from tests.campaigns.test_ledger_work import auth
 from tests.web.test_campaign_pages import open_in_browser
 
@@ -39,3 +40,25 @@ def test_a_page_number_is_bounded_where_it_enters(browser: TestClient) -> None:
             assert response.status_code == 422, (path, bad)
             assert "Page : un nombre entier de 1 à 100." in response.text
         assert browser.get(path, params={"page": "100"}).status_code == 200, path
+
+
+def test_a_gang_deleted_then_brought_back_changes_what_others_show(
+    browser: TestClient,
+) -> None:
+    """Deleting a gang takes its lines off the standings and its opponents' pages; bringing
+    it back (« Annuler la suppression ») is a join: neither is answered 304."""
+    made = Club(browser)
+    alpha, bravo, _charlie = made.gangs
+    made.record(bravo, {"opponent_roster": alpha["id"]})
+    open_in_browser(browser, bravo)
+    stranger = TestClient(browser.app)
+    views = [f"/c/{made.campaign['id']}", f"/campagne/gang/{made.share(alpha)}"]
+    seen = {url: stranger.get(url).headers["etag"] for url in views}
+    assert "Bravo" in stranger.get(views[1]).text  # the battle Bravo recorded against Alpha
+    for step in (f"/listes/{bravo['id']}/supprimer", f"/listes/{bravo['id']}/restaurer"):
+        assert browser.post(step, data={"confirm": "oui"}).status_code == 303
+        for url, etag in list(seen.items()):
+            response = stranger.get(url, headers={"If-None-Match": etag})
+            assert response.status_code == 200, (step, url)
+            seen[url] = response.headers["etag"]
+        assert ("Bravo" in stranger.get(views[1]).text) == step.endswith("restaurer")
