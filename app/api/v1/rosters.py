@@ -43,6 +43,8 @@ class ShareExports(BaseModel):
     markdown: str
     text: str
     json_: str = Field(alias="json", serialization_alias="json")
+    tts_json: str = Field(description="URL of the Tabletop Simulator JSON (docs/tts.md).")
+    tts_text: str = Field(description="URL of the Tabletop Simulator text to paste.")
 
 
 class ShareCreated(BaseModel):
@@ -57,7 +59,12 @@ def share_links(base: str, code: str) -> ShareCreated:
         code=code,
         url=url,
         exports=ShareExports(
-            bbcode=f"{url}.bbcode", markdown=f"{url}.md", text=f"{url}.txt", json=f"{url}.json"
+            bbcode=f"{url}.bbcode",
+            markdown=f"{url}.md",
+            text=f"{url}.txt",
+            json=f"{url}.json",
+            tts_json=f"{url}.tts.json",
+            tts_text=f"{url}.tts.txt",
         ),
     )
 
