@@ -22,6 +22,7 @@ from app.api.v1.deps import (
     Rosters,
     parse_version,
 )
+from app.api.v1.history import history_routes
 from app.db import SessionDep
 from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
@@ -149,6 +150,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     _share_routes(router, types)
     carnet_routes(router, types.document, types.created, created)
     roster_update_routes(router, types.out, partial(roster_out, systems))
+    history_routes(router, types.document, types.out, partial(roster_out, systems))
     return router
 
 

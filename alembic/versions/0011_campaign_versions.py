@@ -3,8 +3,8 @@ joined, a line of the campaign recorded, confirmed, disputed or voided), so that
 standings and its gangs' public pages are remembered per version and answered with an ETag
 (issue 29, docs/campaigns.md « Views remembered per version »)
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-12-06
 
 One column on `campaign`, `version` (not null, 1 for every campaign made before): nothing
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
