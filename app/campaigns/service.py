@@ -223,15 +223,15 @@ class CampaignService:
         store.set_verdict(session=self.session, line=row, verdict=verdict)
         return row
 
-    def void(self, campaign: Campaign, recorded_by: str, number: int) -> Battle:
+    def void(self, campaign: Campaign, recorded_by: str, number: int, undo: bool = False) -> Battle:
         """The organiser voids a line of the campaign: it stays, shown as such, and counts
-        nowhere (a correction of it neither)."""
+        nowhere (a correction of it neither); `undo`: a voided line counts again."""
         row = store.line_of(session=self.session, roster_id=recorded_by[:32], number=number)
         if row is None or row.campaign_id != campaign.id or row.corrects is not None:
             raise LedgerError(
                 "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
             )
-        store.void(session=self.session, line=row)
+        (store.unvoid if undo else store.void)(session=self.session, line=row)
         return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:

@@ -272,6 +272,16 @@ def void(*, session: Session, line: Battle) -> None:
         session.commit()
 
 
+def unvoid(*, session: Session, line: Battle) -> None:
+    """A voided line counts again (the organiser's « Rétablir »); idempotent."""
+    if line.voided_at is not None:
+        if line.campaign_id is not None:
+            bump(session=session, campaign_id=line.campaign_id)
+        line.voided_at = None
+        session.add(line)
+        session.commit()
+
+
 def new_join_code(*, session: Session, campaign: Campaign, expected_hash: str) -> str | None:
     """A new join code replaces the old one (that link stops working), compare-and-swap on
     the code the organiser's page showed: of two clicks, one changes it; None when the code

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import ValidationError
+from starlette.datastructures import FormData
 
 from app.campaigns import views
 from app.campaigns.ledger import LedgerError, Losses
@@ -191,6 +192,7 @@ def campaign_page(campaign: JoinableCampaign, request: Request, campaigns: Campa
     flash = {
         "lien": "Nouveau lien d'invitation : l'ancien ne fait plus rejoindre.",
         "annulee": "Bataille annulée : elle reste affichée et ne compte plus.",
+        "retablie": "Bataille rétablie : elle compte de nouveau.",
     }.get(str(request.query_params.get("ok", "")), "")
     if page_number(request) is None:
         return html_error(request, 422, BAD_PAGE)
@@ -213,14 +215,30 @@ def void_line(
     campaign: OrganisedCampaign, request: Request, campaigns: Campaigns, form: FormDep
 ) -> Response:
     """The organiser voids a battle of the campaign (it stays shown, counts nowhere)."""
+    return voided(campaign, request, campaigns, form, undo=False)
+
+
+@router.post("/c/{campaign_id}/retablir")
+def unvoid_line(
+    campaign: OrganisedCampaign, request: Request, campaigns: Campaigns, form: FormDep
+) -> Response:
+    """The organiser brings a voided battle back: it counts again (issue 26: every removal
+    can be undone)."""
+    return voided(campaign, request, campaigns, form, undo=True)
+
+
+def voided(
+    campaign: Campaign, request: Request, campaigns: CampaignService, form: FormData, undo: bool
+) -> Response:
     number = str(form.get("battle") or "")[:7]
     try:
         if not number.isdecimal():
             raise LedgerError("no_such_battle", "Choisissez une bataille.", ["battle"])
-        campaigns.void(campaign, str(form.get("recorded_by") or "")[:32], int(number))
+        campaigns.void(campaign, str(form.get("recorded_by") or "")[:32], int(number), undo)
     except LedgerError as exc:
         return campaign_view(request, campaigns, campaign, error=str(exc), status=422)
-    return RedirectResponse(f"/c/{campaign.id}?ok=annulee", status_code=303)
+    said = "retablie" if undo else "annulee"
+    return RedirectResponse(f"/c/{campaign.id}?ok={said}", status_code=303)
 
 
 def join_form(
