@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 # A campaign holds at most this many gangs (a club's; it sizes the standings).
-CAMPAIGN_MAX_GANGS = 64
+CAMPAIGN_MAX_GANGS = store.CAMPAIGN_MAX_GANGS
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
 

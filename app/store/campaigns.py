@@ -31,6 +31,10 @@ class Lost(Exception):
     """Another writer got in first: nothing of this write is stored."""
 
 
+# The gangs one campaign holds at most (a join past it is refused: CampaignFull).
+CAMPAIGN_MAX_GANGS = 64
+
+
 def create_campaign(
     *, session: Session, system: str, name: str, notes: str, carnet_id: str | None
 ) -> tuple[Campaign, str, str]:
