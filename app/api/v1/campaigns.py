@@ -42,6 +42,7 @@ from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign
 from app.systems.base import AnySystem
 from app.urls import public_base
+from app.web.campaigns.deps import PublicCampaigns
 
 
 async def campaign_service(request: Request, session: SessionDep) -> CampaignService:
@@ -91,7 +92,7 @@ def organised(campaigns: CampaignService, campaign_id: str, authorization: str |
 )
 def list_battles(
     roster_id: str,
-    campaigns: Campaigns,
+    campaigns: PublicCampaigns,
     response: Response,
     share: Annotated[str | None, Query(max_length=16)] = None,
     authorization: Authorization = None,
@@ -183,7 +184,7 @@ def join_campaign(campaign_id: str, body: JoinIn, campaigns: Campaigns) -> Any:
     summary="A campaign and its standings (public)",
     operation_id="get_campaign",
 )
-def get_campaign(campaign_id: str, campaigns: Campaigns) -> Any:
+def get_campaign(campaign_id: str, campaigns: PublicCampaigns) -> Any:
     return campaigns.view(campaigns.get(campaign_id))
 
 

@@ -27,7 +27,7 @@ from app.web.campaigns.battle_form import (
     battle_refusal,
     figure_rows,
 )
-from app.web.campaigns.deps import Campaigns, system_page
+from app.web.campaigns.deps import Campaigns, PublicCampaigns, system_page
 from app.web.deps import EditableRoster, FormDep, editable
 from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
@@ -298,7 +298,7 @@ def owns(request: Request, campaigns: CampaignService, roster_id: str) -> bool:
 
 
 @router.get("/campagne/gang/{code}")
-def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
+def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     shared = roster_store.get_share(session=campaigns.session, code=code[:16])
     if shared is None or shared.roster_id is None:
         return html_error(request, 404, "Ce lien ne mène à aucun gang.")
@@ -314,7 +314,7 @@ def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
 
 
 @router.get("/campagne/rapport/{code}.bbcode")
-def report(code: str, request: Request, campaigns: Campaigns) -> Response:
+def report(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     session = campaigns.session
     shared = roster_store.get_share(session=session, code=code[:16])
     roster = None

@@ -16,7 +16,14 @@ from app.roster_service import RosterError, WrongSystem
 from app.store import campaigns as campaign_store
 from app.store.models import Campaign
 from app.urls import public_base
-from app.web.campaigns.deps import Campaigns, JoinableCampaign, OrganisedCampaign, is_organiser
+from app.web.campaigns.deps import (
+    Campaigns,
+    JoinableCampaign,
+    OrganisedCampaign,
+    PublicCampaigns,
+    ShownCampaign,
+    is_organiser,
+)
 from app.web.campaigns.gang import PAGE_LINES, page_number
 from app.web.deps import FormDep, editable, my_lists, writing_carnet
 from app.web.forms import field_errors
@@ -132,7 +139,9 @@ def campaign_view(
 
 
 @router.get("/c/{campaign_id}")
-def campaign_page(campaign: JoinableCampaign, request: Request, campaigns: Campaigns) -> Response:
+def campaign_page(
+    campaign: ShownCampaign, request: Request, campaigns: PublicCampaigns
+) -> Response:
     flash = {
         "lien": "Nouveau lien d'invitation : l'ancien ne fait plus rejoindre.",
         "annulee": "Bataille annulée : elle reste affichée et ne compte plus.",
