@@ -3,7 +3,7 @@ and the primary's session dependency; the read sessions' is app/deps.py's ReadSe
 
 import json
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager, asynccontextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Annotated, Any, TypeVar
 
@@ -137,37 +137,38 @@ def on_primary(session: Session, find: Callable[[Session], T | None]) -> T | Non
     return None if primary is None else find(primary)
 
 
-@asynccontextmanager
-async def opened(manager: AbstractContextManager[Session]) -> AsyncIterator[Session]:
-    """The session of `manager`, opened on the event loop (a session does no I/O before its
-    first query) and closed in the thread pool when a transaction is still open (closing
-    hands its connection back, with a ROLLBACK), shielded from the request's cancellation
-    so that it is always closed; on the loop when none is (nothing to hand back). A plain
-    generator would cost two trips to the thread pool and back (issue 19)."""
+async def close(
+    manager: AbstractContextManager[Session], session: Session, error: BaseException | None
+) -> None:
+    """Closes a request's session (`manager`'s): in the thread pool when a transaction is
+    still open or the request failed (closing hands its connection back, with a ROLLBACK),
+    shielded from the request's cancellation so that it is always closed; on the loop when
+    none is open (nothing to hand back: no trip to the thread pool)."""
+    if error is None and not session.in_transaction():
+        manager.__exit__(None, None, None)
+        return
+    with anyio.CancelScope(shield=True):
+        await anyio.to_thread.run_sync(
+            manager.__exit__,
+            None if error is None else type(error),
+            error,
+            None if error is None else error.__traceback__,
+        )
+
+
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session on the primary database (DATABASE_URL): every write, and every
+    read that must see the writes (the public reads' is app/deps.py's ReadSessionDep).
+    Opened on the event loop (a session does no I/O before its first query), closed by
+    `close`. A plain generator would cost two trips to the thread pool and back (issue 19)."""
+    manager = request.app.state.session_factory()
     session = manager.__enter__()
     try:
         yield session
     except BaseException as error:
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(
-                manager.__exit__, type(error), error, error.__traceback__
-            )
+        await close(manager, session, error)
         raise
-    else:
-        if not session.in_transaction():
-            # Nothing to hand back (its last work was a commit, or it ended its reads):
-            # closing does no I/O, and costs no trip to the thread pool.
-            manager.__exit__(None, None, None)
-            return
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(manager.__exit__, None, None, None)
-
-
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """The request's session on the primary database (DATABASE_URL): every write, and
-    every read that must see the writes (the public reads: app/deps.py's ReadSessionDep)."""
-    async with opened(request.app.state.session_factory()) as session:
-        yield session
+    await close(manager, session, None)
 
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -22,7 +22,7 @@ from fastapi import Depends, Request
 from sqlmodel import Session
 
 from app.carnet_service import CarnetService
-from app.db import PRIMARY, SessionDep, opened
+from app.db import PRIMARY, SessionDep, close
 from app.roster_service import RosterService
 from app.security.cookies import holds_access_cookie
 
@@ -57,9 +57,15 @@ async def get_read_session(request: Request, session: SessionDep) -> AsyncIterat
     if not reads_elsewhere(request):
         yield session
         return
-    async with opened(request.app.state.read_session_factory()) as read:
-        read.info[PRIMARY] = session
+    manager = request.app.state.read_session_factory()
+    read = manager.__enter__()
+    read.info[PRIMARY] = session
+    try:
         yield read
+    except BaseException as error:
+        await close(manager, read, error)
+        raise
+    await close(manager, read, None)
 
 
 @contextmanager
