@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL, make_url
 from app.db import make_engine
 from app.settings import ROOT
 from tests.api.test_rosters import DOCUMENT
-from tests.conftest import DATABASE_URL, ON_POSTGRES
+from tests.conftest import DATABASE_URL, ON_POSTGRES, missing
 
 PGBOUNCER = shutil.which("pgbouncer") or shutil.which("pgbouncer", path="/usr/sbin:/sbin")
 STARTUP = 120.0  # seconds: migrations through PgBouncer, then two workers importing the app
@@ -57,9 +57,7 @@ def pgbouncer_or_skip() -> str:
         pytest.skip("PgBouncer sits in front of PostgreSQL: the PostgreSQL run (DATABASE_URL)")
     if PGBOUNCER is None:
         reason = "pgbouncer not found: install Debian's pgbouncer (scripts/test does as root)"
-        if os.environ.get("CASERNE_REQUIRE_PGBOUNCER") == "1":
-            pytest.fail(f"{reason} (CASERNE_REQUIRE_PGBOUNCER=1)", pytrace=False)
-        pytest.skip(reason)
+        missing(reason, "CASERNE_REQUIRE_PGBOUNCER")
     return PGBOUNCER
 
 
