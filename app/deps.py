@@ -30,7 +30,9 @@ from app.security.cookies import holds_access_cookie
 # Plain constructors, no I/O: `async def` so that FastAPI calls them on the event loop
 # instead of sending each to the thread pool and back (issue 19: a hop costs a save CPU).
 async def roster_service(request: Request, session: SessionDep) -> RosterService:
-    return RosterService(session, request.app.state.systems)
+    """The request's roster service; what it saves is kept as made by the API or a page."""
+    origin = "api" if request.url.path.startswith("/api/") else "page"
+    return RosterService(session, request.app.state.systems, origin)
 
 
 async def carnet_service(session: SessionDep) -> CarnetService:

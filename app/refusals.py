@@ -20,6 +20,7 @@ from app.campaigns.errors import (
     OrganiserTokenMissing,
 )
 from app.campaigns.ledger import LedgerError
+from app.carnet_file.export import FileTooLarge
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -28,6 +29,7 @@ from app.carnet_service import (
     NoSuchCarnet,
     NotInCarnet,
 )
+from app.history_service import NoSuchVersion
 from app.problems import ApiError, FieldError, problem_response
 from app.roster_service import (
     NoSuchRoster,
@@ -108,6 +110,10 @@ def _ledger_field(error: RosterError) -> tuple[str, list[str | int]]:
     return error.code, ["body", *error.path]
 
 
+def _unknown(error: RosterError, _subject: str) -> str:
+    return f"Unknown game system {error.system!r}." if isinstance(error, UnknownSystem) else ""
+
+
 def _wrong_system(error: RosterError, subject: str) -> str:
     system = error.system if isinstance(error, WrongSystem) else ""
     return f"This {subject} is a {system!r} {subject}: its system cannot change."
@@ -122,6 +128,11 @@ ORGANISER_ONLY = "Seul l'organisateur de la campagne le peut."
 # book that does not exist and for one of another carnet.
 NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
 AUTHORIZATION = ("header", "authorization")
+SYSTEM = ("body", "system")
+VERSION = ("path", "version")
+NOT_KEPT = "This roster keeps no such version (docs/history.md: how many are kept)."
+TOO_BIG_FILE = "Ce carnet tient plus qu'un fichier ne peut (docs/carnet-file.md)."
+NOT_KEPT_PAGE = "Cette version n'est pas (ou plus) gardée dans l'historique de la liste."
 BEARER = {"WWW-Authenticate": "Bearer"}
 
 # Most specific first: the first class an error is an instance of answers it. Each `code`
@@ -137,6 +148,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             ("path", "roster_id"),
         ),
     ),
+    (NoSuchVersion, Answer(404, _const(NOT_KEPT), NOT_KEPT_PAGE, "version_not_found", VERSION)),
+    (FileTooLarge, Answer(413, _own_words, TOO_BIG_FILE, "carnet_file_too_large")),
     (
         NoSuchBook,
         Answer(
@@ -167,18 +180,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             ("path", "book_id"),
         ),
     ),
-    (
-        UnknownSystem,
-        Answer(
-            422,
-            lambda e, _s: (
-                f"Unknown game system {e.system!r}." if isinstance(e, UnknownSystem) else ""
-            ),
-            "Système de jeu inconnu.",
-            "unknown_system",
-            ("body", "system"),
-        ),
-    ),
+    (UnknownSystem, Answer(422, _unknown, "Système de jeu inconnu.", "unknown_system", SYSTEM)),
     (
         TokenMissing,
         Answer(

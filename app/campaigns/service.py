@@ -22,6 +22,7 @@ from app.campaigns.errors import (
 )
 from app.campaigns.ledger import LedgerError, Line
 from app.campaigns.models import BattleIn, CampaignIn
+from app.campaigns.report import RESULTS
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     SNAPSHOT_MAX_BYTES,
@@ -30,6 +31,7 @@ from app.roster_service import (
     card,
     encoded,
     snapshot,
+    stored_json,
 )
 from app.store import campaigns as store
 from app.store import carnets as carnet_store
@@ -100,8 +102,13 @@ class CampaignService:
         points = self._points(system, body)
         after = recording.applied(system, traits_of(system.id), roster.document, rows, body)
         stored = after.whole.model_dump(mode="json")
-        encoded(stored, "roster", ROSTER_MAX_BYTES)
+        text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
         number = len(rows) + 1
+        made = card(system, after.active)
+        heading = f"Bataille {number} enregistrée : {RESULTS[body.result].lower()}"
+        kept = self.rosters.kept(
+            roster, stored, text, (after.whole, after.active, made), heading=heading
+        )
         line = recording.line_row(system, body, after, stored, number, points)
         frozen = {
             **snapshot(system, after.active),
@@ -125,7 +132,8 @@ class CampaignService:
                 roster=roster,
                 expected_version=expected_version,
                 document=stored,
-                card=card(system, after.active),
+                card=made,
+                history=kept,
                 battle=line,
                 share=share,
                 confirms=same,

@@ -58,6 +58,9 @@ ROUTES: tuple[Route, ...] = (
     Route("create", "POST", "/a/{code}/dupliquer"),
     Route("create", "POST", "/livres/exemples/{system}/dupliquer"),
     Route("create", "POST", "/campagnes/nouvelle"),
+    # A carnet file restored: its lists, books and campaigns (issue 30, docs/carnet-file.md).
+    Route("create", "POST", "/api/v1/carnets/{carnet_id}/import"),
+    Route("create", "POST", "/listes/carnet/restauration"),
     Route(
         "create", "POST", "/r/{roster_id}/modifier"
     ),  # an edit link's « Ouvrir » (may make a carnet)
@@ -102,6 +105,9 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/api/v1/campaigns/{campaign_id}/voids"),
     Route("write", "POST", "/c/{campaign_id}/annuler"),
     Route("write", "POST", "/listes/carnet/oublier"),  # forgets the carnet on this device
+    # A kept version restored: a new save of the list (issue 30, docs/history.md).
+    Route("write", "POST", "/api/v1/rosters/{roster_id}/versions/{version}/restore"),
+    Route("write", "POST", "/r/{roster_id}/historique/{version}/retablir"),
     # A new secret: a carnet's key, a campaign's join link.
     Route("key", "POST", "/api/v1/carnets/{carnet_id}/key"),
     Route("key", "POST", "/listes/carnet/cle"),

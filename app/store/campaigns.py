@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.store import no_row_has
 from app.store.carnets import rows_changed
+from app.store.history import Kept, keep
 from app.store.models import (
     Battle,
     Campaign,
@@ -319,10 +320,13 @@ def record(
     battle: dict[str, Any],
     share: dict[str, Any],
     confirms: Battle | None = None,
+    history: Kept | None = None,
 ) -> tuple[Battle, Share]:
     """One transaction: the roster's version swapped, the share of the state after it and
-    the battle line inserted. Lost when the version moved on or the number was taken."""
+    the battle line inserted, the new version kept (`history`). Lost when the version moved
+    on or the number was taken."""
     code = new_share_code(session=session)
+    stamp = utcnow()
     swapped = session.execute(
         update(Roster)
         .where(col(Roster.id) == roster.id, col(Roster.version) == expected_version)
@@ -331,12 +335,20 @@ def record(
             document=document,
             card=card,
             version=Roster.version + 1,
-            updated_at=utcnow(),
+            updated_at=stamp,
         )
     )
     if rows_changed(swapped) != 1:
         session.rollback()
         raise Lost
+    if history is not None:
+        keep(
+            session=session,
+            roster_id=roster.id,
+            version=expected_version + 1,
+            kept=history,
+            stamp=stamp,
+        )
     stored_share = Share(code=code, roster_id=roster.id, **share)
     line = Battle(roster_id=roster.id, share_code=code, **battle)
     session.add(stored_share)

@@ -44,6 +44,31 @@ def _row(model: SQLModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
+def _move(
+    session: Session,
+    held: Roster | Book,
+    kind: str,
+    carnet_id: str | None,
+    rows: dict[str, Any],
+) -> None:
+    """Keeps `rows` in the trash under the row's own id, then deletes the row (its
+    database cascades follow)."""
+    session.add(
+        DeletedItem(
+            id=held.id,
+            kind=kind,
+            carnet_id=carnet_id,
+            system=held.system,
+            name=held.name,
+            rows={"format": FORMAT, **rows},
+        )
+    )
+    session.flush()
+    table = table_of(type(held))
+    session.execute(delete(table).where(table.c.id == held.id))
+    session.commit()
+
+
 def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     """Keeps the list and what held it in the trash of `carnet_id`, then deletes it (the
     database's cascades remove its carnet links, campaign places and ledger lines)."""
@@ -52,43 +77,19 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     battles = session.exec(
         select(Battle).where(Battle.roster_id == roster.id).order_by(col(Battle.number))
     ).all()
-    session.add(
-        DeletedItem(
-            id=roster.id,
-            kind=ROSTER,
-            carnet_id=carnet_id,
-            system=roster.system,
-            name=roster.name,
-            rows={
-                "format": FORMAT,
-                "roster": _row(roster),
-                "carnets": [_row(link) for link in links],
-                "gangs": [_row(gang) for gang in gangs],
-                "battles": [_row(battle) for battle in battles],
-            },
-        )
-    )
-    session.flush()
-    session.execute(delete(table_of(Roster)).where(table_of(Roster).c.id == roster.id))
-    session.commit()
+    rows = {
+        "roster": _row(roster),
+        "carnets": [_row(link) for link in links],
+        "gangs": [_row(gang) for gang in gangs],
+        "battles": [_row(battle) for battle in battles],
+    }
+    _move(session, roster, ROSTER, carnet_id, rows)
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
     """Keeps the army book in the trash of `carnet_id`, then deletes it (its published
     versions stay: lists draw units from them by code)."""
-    session.add(
-        DeletedItem(
-            id=book.id,
-            kind=BOOK,
-            carnet_id=carnet_id,
-            system=book.system,
-            name=book.name,
-            rows={"format": FORMAT, "book": _row(book)},
-        )
-    )
-    session.flush()
-    session.execute(delete(table_of(Book)).where(table_of(Book).c.id == book.id))
-    session.commit()
+    _move(session, book, BOOK, carnet_id, {"book": _row(book)})
 
 
 def keep_unit(

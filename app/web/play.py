@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from app.deps import ReadSessionDep, Rosters
+from app.exports.tts import TtsExport, tts_export
 from app.http_cache import immutable_headers, not_modified
 from app.roster_service import StoredRosterInvalid, snapshot
 from app.store.retention import viewed_share
@@ -89,6 +90,16 @@ def play_context(request: Request, snapshot: dict[str, Any], sheet: Sheet) -> di
 def sheet_data(request: Request, system_id: str) -> SheetData:
     sheets: dict[str, SheetData] = request.app.state.sheets
     return sheets.get(system_id) or SheetData(rules_file="")
+
+
+def tts_of(request: Request, snapshot: dict[str, Any], url: str) -> TtsExport:
+    """A share's figures for Tabletop Simulator: its full sheet's cards, each with the
+    counters its mode partie tracks (docs/tts.md)."""
+    system_id = str(snapshot["summary"].get("system", ""))
+    sheet = build_sheet(snapshot, sheet_data(request, system_id))
+    traits = traits_of(request, system_id)
+    played = Played(request.app.state.systems.get(system_id), snapshot, sheet)
+    return tts_export(sheet, url, lambda entry: traits.figure(played, entry).counters)
 
 
 @router.get("/s/{code}/feuille")

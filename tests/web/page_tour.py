@@ -90,10 +90,13 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} partie", f"{code}/partie")
         get(f"{system} partie (liste)", f"{editor}/partie")
         get(f"{system} campagne (gang)", f"{editor}/campagne")
+        if system == "dcsystem":
+            history_pages(client, get, editor)
         if system == "necrowarzone":
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    carnet_file_pages(client, get, found)
     made = client.post("/listes", data={"system": SYSTEMS[0]}).headers["location"]
     client.post(f"/listes/{made.removeprefix('/r/')}/supprimer", data={"confirm": "oui"})
     get("mes listes (une liste supprimée, « Annuler »)", "/listes")
@@ -142,6 +145,34 @@ def book_pages(client: TestClient, get: Any) -> None:
                 shared.headers["location"],
             )
     get("mes livres d'armée", "/livres")
+
+
+def carnet_file_pages(client: TestClient, get: Any, found: list[Page]) -> None:
+    """« Restaurer un carnet »: its form, a bad file refused, a file restored (its report)."""
+    get("restaurer un carnet", "/listes/carnet/restauration")
+    file = client.get("/listes/carnet/fichier")
+    assert file.status_code == 200, file.text
+    bad = client.post(
+        "/listes/carnet/restauration", files={"fichier": ("c.json", b"{", "text/plain")}
+    )
+    assert bad.status_code == 422, bad.text
+    found.append(Page("restaurer un carnet (erreur)", "", bad.text))
+    done = client.post(
+        "/listes/carnet/restauration",
+        files={"fichier": ("c.json", file.content, "application/json")},
+    )
+    assert done.status_code == 200, done.text
+    found.append(Page("carnet restauré", "", done.text))
+
+
+def history_pages(client: TestClient, get: Any, editor: str) -> None:
+    """A list's history after a save: its versions, one of them, two compared."""
+    data = changed(form_fields(client.get(editor).text, "editor"), name="Équipe SG-1")
+    saved = client.post(editor, data={**data, "action": ["save"]})
+    assert saved.status_code == 200, saved.text
+    get("historique d'une liste", f"{editor}/historique")
+    get("version d'une liste", f"{editor}/historique/1")
+    get("deux versions comparées", f"{editor}/historique/comparer?de=1&a=2")
 
 
 def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str) -> None:

@@ -22,6 +22,7 @@ from app.api.v1.deps import (
     Rosters,
     parse_version,
 )
+from app.api.v1.history import history_routes
 from app.deps import ReadSessionDep
 from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
@@ -43,6 +44,8 @@ class ShareExports(BaseModel):
     markdown: str
     text: str
     json_: str = Field(alias="json", serialization_alias="json")
+    tts_json: str = Field(description="URL of the Tabletop Simulator JSON (docs/tts.md).")
+    tts_text: str = Field(description="URL of the Tabletop Simulator text to paste.")
 
 
 class ShareCreated(BaseModel):
@@ -57,7 +60,12 @@ def share_links(base: str, code: str) -> ShareCreated:
         code=code,
         url=url,
         exports=ShareExports(
-            bbcode=f"{url}.bbcode", markdown=f"{url}.md", text=f"{url}.txt", json=f"{url}.json"
+            bbcode=f"{url}.bbcode",
+            markdown=f"{url}.md",
+            text=f"{url}.txt",
+            json=f"{url}.json",
+            tts_json=f"{url}.tts.json",
+            tts_text=f"{url}.tts.txt",
         ),
     )
 
@@ -142,6 +150,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     _share_routes(router, types)
     carnet_routes(router, types.document, types.created, created)
     roster_update_routes(router, types.out, partial(roster_out, systems))
+    history_routes(router, types.document, types.out, partial(roster_out, systems))
     return router
 
 
