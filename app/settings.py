@@ -15,6 +15,12 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = f"sqlite:///{ROOT / 'caserne.sqlite3'}"
+    # An optional second URL the public reads use (a PostgreSQL replica, a read-only role,
+    # a SQLite file opened with ?mode=ro): share pages and exports, published books,
+    # campaign standings and public gang pages, the catalogue pages, GET /api/v1/shares/...
+    # Empty: everything on DATABASE_URL. Writes, the editor and every request carrying a
+    # carnet cookie or a token stay on DATABASE_URL (app/deps.py, ReadSessionDep).
+    database_read_url: str = ""
     # PostgreSQL only: connections each process keeps open, and how many more it may open at
     # a peak (SQLAlchemy's pool_size and max_overflow). A process holds up to their sum:
     # processes × (pool + overflow) must stay under the server's max_connections (100 by

@@ -43,6 +43,7 @@ from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign
 from app.systems.base import AnySystem
 from app.urls import public_base
+from app.web.campaigns.deps import PublicCampaigns
 from app.web.campaigns.standings import remembered_view
 
 
@@ -93,7 +94,7 @@ def organised(campaigns: CampaignService, campaign_id: str, authorization: str |
 )
 def list_battles(
     roster_id: str,
-    campaigns: Campaigns,
+    campaigns: PublicCampaigns,
     response: Response,
     share: Annotated[str | None, Query(max_length=16)] = None,
     authorization: Authorization = None,
@@ -188,7 +189,7 @@ def join_campaign(campaign_id: str, body: JoinIn, campaigns: Campaigns) -> Any:
     summary="A campaign and its standings (public; ETag, 304 when unchanged)",
     operation_id="get_campaign",
 )
-def get_campaign(campaign_id: str, request: Request, campaigns: Campaigns) -> Any:
+def get_campaign(campaign_id: str, request: Request, campaigns: PublicCampaigns) -> Any:
     campaign = campaigns.get(campaign_id)
     version, body = remembered_view(request, campaigns, campaign)
     system = campaigns.systems[campaign.system]

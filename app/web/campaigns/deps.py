@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 
 from app.campaigns.service import CampaignService, NotOrganiser
 from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.store import campaigns as campaign_store
 from app.store.models import Campaign
 from app.systems import registry
@@ -24,12 +25,29 @@ async def campaign_service(request: Request, session: SessionDep) -> CampaignSer
 Campaigns = Annotated[CampaignService, Depends(campaign_service)]
 
 
+async def campaign_reader(request: Request, session: ReadSessionDep) -> CampaignService:
+    return CampaignService(session, request.app.state.systems)
+
+
+# The campaign service of a public read (app/deps.py: the read database, unless the
+# request carries a secret): standings, a public gang page, a gang's ledger, a report.
+PublicCampaigns = Annotated[CampaignService, Depends(campaign_reader)]
+
+
 def joinable(campaign_id: str, campaigns: Campaigns) -> Campaign:
     """The campaign of the path, of a system this app serves (NoSuchCampaign: 404)."""
     return campaigns.get(campaign_id)
 
 
 JoinableCampaign = Annotated[Campaign, Depends(joinable)]
+
+
+def shown(campaign_id: str, campaigns: PublicCampaigns) -> Campaign:
+    """`joinable`, read as the public reads are."""
+    return campaigns.get(campaign_id)
+
+
+ShownCampaign = Annotated[Campaign, Depends(shown)]
 
 
 def is_organiser(request: Request, campaigns: CampaignService, campaign: Campaign) -> bool:

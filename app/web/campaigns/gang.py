@@ -31,7 +31,7 @@ from app.web.campaigns.battle_form import (
     battle_refusal,
     figure_rows,
 )
-from app.web.campaigns.deps import BAD_PAGE, Campaigns, page_number, system_page
+from app.web.campaigns.deps import BAD_PAGE, Campaigns, PublicCampaigns, page_number, system_page
 from app.web.deps import EditableRoster, FormDep
 from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
@@ -307,7 +307,7 @@ def give_verdict(
 
 
 @router.get("/campagne/gang/{code}")
-def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
+def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     """The gang as one of its shares froze it, for anyone (the owner's page is
     /r/{id}/campagne): named by its version (ETag, 304 after 2 statements), kept
     CAMPAIGN_MAX_AGE seconds, and remembered per version by the process."""
@@ -349,7 +349,7 @@ def missing_gang(request: Request, campaigns: CampaignService, code: str) -> Res
 
 
 @router.get("/campagne/rapport/{code}.bbcode")
-def report(code: str, request: Request, campaigns: Campaigns) -> Response:
+def report(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     session = campaigns.session
     shared = roster_store.get_share(session=session, code=code[:16])
     roster = None

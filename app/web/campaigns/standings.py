@@ -26,6 +26,8 @@ from app.web.campaigns.deps import (
     Campaigns,
     JoinableCampaign,
     OrganisedCampaign,
+    PublicCampaigns,
+    ShownCampaign,
     is_organiser,
     page_number,
 )
@@ -188,7 +190,9 @@ def campaign_view(
 
 
 @router.get("/c/{campaign_id}")
-def campaign_page(campaign: JoinableCampaign, request: Request, campaigns: Campaigns) -> Response:
+def campaign_page(
+    campaign: ShownCampaign, request: Request, campaigns: PublicCampaigns
+) -> Response:
     flash = {
         "lien": "Nouveau lien d'invitation : l'ancien ne fait plus rejoindre.",
         "annulee": "Bataille annulée : elle reste affichée et ne compte plus.",
