@@ -231,7 +231,7 @@ class CampaignService:
             raise LedgerError(
                 "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
             )
-        (store.unvoid if undo else store.void)(session=self.session, line=row)
+        store.void(session=self.session, line=row, voided=not undo)
         return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:

@@ -266,22 +266,13 @@ def set_verdict(*, session: Session, line: Battle, verdict: str) -> None:
     session.commit()
 
 
-def void(*, session: Session, line: Battle) -> None:
-    """Idempotent: a line voided once keeps its first date (and its campaign's version)."""
-    if line.voided_at is None:
+def void(*, session: Session, line: Battle, voided: bool = True) -> None:
+    """Voids a line (`voided` False: it counts again). Idempotent: a line voided once keeps
+    its first date (and its campaign's version)."""
+    if (line.voided_at is None) == voided:
         if line.campaign_id is not None:
             bump(session=session, campaign_id=line.campaign_id)
-        line.voided_at = utcnow()
-        session.add(line)
-        session.commit()
-
-
-def unvoid(*, session: Session, line: Battle) -> None:
-    """A voided line counts again (the organiser's « Rétablir »); idempotent."""
-    if line.voided_at is not None:
-        if line.campaign_id is not None:
-            bump(session=session, campaign_id=line.campaign_id)
-        line.voided_at = None
+        line.voided_at = utcnow() if voided else None
         session.add(line)
         session.commit()
 
