@@ -108,6 +108,7 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/r/{roster_id}/campagne/verdict"),
     Route("write", "POST", "/api/v1/campaigns/{campaign_id}/voids"),
     Route("write", "POST", "/c/{campaign_id}/annuler"),
+    Route("write", "POST", "/c/{campaign_id}/retablir"),  # a voided battle counts again
     Route("write", "POST", "/listes/carnet/oublier"),  # forgets the carnet on this device
     # A kept version restored: a new save of the list (issue 30, docs/history.md).
     Route("write", "POST", "/api/v1/rosters/{roster_id}/versions/{version}/restore"),
