@@ -22,6 +22,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from app.store import no_row_has, table_of
+from app.store.campaigns import CAMPAIGN_MAX_GANGS, bump, count_gangs
 from app.store.carnets import rows_changed
 from app.store.models import (
     Battle,
@@ -149,7 +150,11 @@ def restore(*, session: Session, item: DeletedItem, carnet_id: str) -> Restored:
     campaigns = {gang["campaign_id"] for gang in rows["gangs"]}
     open_ = set(session.exec(select(Campaign.id).where(col(Campaign.id).in_(campaigns))).all())
     for gang in rows["gangs"]:
-        if gang["campaign_id"] in open_:
+        # Its place is kept unless the campaign filled up while it waited here.
+        full = count_gangs(session=session, campaign_id=gang["campaign_id"]) >= CAMPAIGN_MAX_GANGS
+        if gang["campaign_id"] in open_ and not full:
+            # A gang back in a campaign is a join: its views' version changes.
+            bump(session=session, campaign_id=gang["campaign_id"])
             session.add(CampaignGang.model_validate(gang))
     session.flush()
     for line in rows["battles"]:

@@ -18,7 +18,7 @@ from sqlmodel import Session
 from app.book_service import BookService
 from app.book_units import Newer, Origin, drawn_units
 from app.dates import as_utc, french_date
-from app.db import SessionDep
+from app.deps import ReadSessionDep, public_session
 from app.exports import TEXT_EXPORTS, to_bbcode
 from app.exports.common import Origins
 from app.exports.tts import export_json, to_tts_text
@@ -27,7 +27,7 @@ from app.problems import problem_response
 from app.security.cookies import CARNET_COOKIE
 from app.store import rosters as store
 from app.store.models import Share
-from app.store.retention import VIEWS, note_view_in, record_view, today
+from app.store.retention import VIEWS, note_view_in, today, viewed_share
 from app.systems.base import RosterSummary
 from app.systems.sheet import opens_compact
 from app.urls import public_base
@@ -121,11 +121,10 @@ TTS = ".tts"
 
 
 @router.get("/s/{code}.{ext}")
-def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
+def export(code: str, ext: str, request: Request, session: ReadSessionDep) -> Response:
     if code.endswith(TTS) and ext in ("json", "txt"):
         code, ext = code.removesuffix(TTS), f"tts.{ext}"
-    record_view(session, code)  # at most one write a day (docs/retention.md)
-    shared = store.get_share(session=session, code=code)
+    shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
     for_programs = ext in ("json", "tts.json")
     if shared is None and store.share_gone(session=session, code=code):
         if for_programs:
@@ -185,7 +184,7 @@ router.add_route("/s/{code}", page, methods=["GET"])
 
 def render_page(request: Request, code: str, base: str, creator_view: bool) -> Response:
     owner = False
-    with request.app.state.session_factory() as session:
+    with public_session(request) as session:
         shared = store.get_share(session=session, code=code)
         if creator_view and shared is not None and shared.roster_id:
             owner = editable_or_none(request, session, shared.roster_id) is not None

@@ -22,6 +22,7 @@ from starlette.datastructures import FormData
 
 from app.book_service import BookService
 from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import ChosenRoster, FormDep
@@ -49,9 +50,8 @@ SystemT = TypeVar("SystemT", bound=AnySystem)
 
 
 class SystemPages(Generic[SystemT]):
-    """Routes under /<system id>/; subclasses fill in the form readers (and say which pages
-    they lack, if any). A system whose spec names no pages is served through the generic
-    editor only. `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
+    """Routes under /<system id>/; subclasses fill in the form readers (and name the pages
+    they lack). `SystemPages[ItsSystem]` types `self.engine` as the system's own engine."""
 
     # The pages a system has besides the editor (one without a creator names fewer).
     offers: ClassVar[frozenset[str]] = frozenset({"catalogue", "creator"})
@@ -200,7 +200,7 @@ class SystemPages(Generic[SystemT]):
         @router.get("/catalogue")
         def catalogue(
             request: Request,
-            session: SessionDep,
+            session: ReadSessionDep,
             liste: str | None = None,
             ajoute: str | None = None,
         ) -> Response:
@@ -216,7 +216,7 @@ class SystemPages(Generic[SystemT]):
         @router.get("/createur")
         def creator(
             request: Request,
-            session: SessionDep,
+            session: ReadSessionDep,
             liste: str | None = None,
             entree: str | None = None,
             ajoute: str | None = None,

@@ -26,14 +26,14 @@ from app.api.v1.deps import (
     parse_version,
 )
 from app.api.v1.history import history_routes
-from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
 from app.roster_service import RosterService, StaleVersion, check
 from app.store import rosters as store
 from app.store.models import Roster
-from app.store.retention import record_view
+from app.store.retention import viewed_share
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
@@ -281,9 +281,8 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         summary="A shared snapshot (public, immutable, cacheable)",
         operation_id="get_share",
     )
-    def read_share(code: str, request: Request, session: SessionDep) -> Any:
-        record_view(session, code)  # at most one write a day (docs/retention.md)
-        shared = store.get_share(session=session, code=code)
+    def read_share(code: str, request: Request, session: ReadSessionDep) -> Any:
+        shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
         if shared is None and store.share_gone(session=session, code=code):
             raise ApiError(410, "This share was removed.", code="share_gone", loc=["path", "code"])
         if shared is None:
