@@ -2,7 +2,7 @@
 with its edit token (or its carnet's key), replace, delete, publish; and what a list drawn
 from books would get from their newer published versions (api-v1.md « Army books »).
 
-Refusals are RosterError subclasses, so app/refusals.py answers them at every edge.
+Its refusals derive from Refusal, so app/refusals.py answers them at every edge.
 """
 
 import hashlib
@@ -31,7 +31,7 @@ from app.book_units import (
 )
 from app.carnet_service import KeyRefused
 from app.roster_service import (
-    RosterError,
+    Refusal,
     StaleVersion,
     StoredRosterInvalid,
     TokenMissing,
@@ -67,19 +67,19 @@ BOOK_MAX_BYTES = 512 * 1024
 SNAPSHOT_MAX_BYTES = 2 * 1024 * 1024
 
 
-class NoSuchBook(RosterError):
+class NoSuchBook(Refusal):
     pass
 
 
-class NoSuchBookShare(RosterError):
+class NoSuchBookShare(Refusal):
     pass
 
 
-class NotYourBook(RosterError):
+class NotYourBook(Refusal):
     """A book page names a book this browser's carnet does not hold (or of another system)."""
 
 
-class UnknownSystem(RosterError):
+class UnknownSystem(Refusal):
     def __init__(self, system: str) -> None:
         self.system = system
         super().__init__(f"unknown game system {system!r}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 from app.store import books as book_store
 from app.store import campaigns as campaign_store
 from app.store import carnets as store
@@ -37,7 +37,7 @@ __all__ = [
 CARNET_MAX_ROSTERS = 2000
 
 
-class CarnetError(RosterError):
+class CarnetError(Refusal):
     """A request on a carnet that cannot be carried out."""
 
 

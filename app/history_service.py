@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ValidationError
 
 from app.roster_history import Change, changes
-from app.roster_service import RosterError, RosterService, StoredRosterInvalid
+from app.roster_service import Refusal, RosterService, StoredRosterInvalid
 from app.store import history as store
 from app.store.models import Roster, RosterVersion
 
 __all__ = ["NoSuchVersion", "RosterHistory"]
 
 
-class NoSuchVersion(RosterError):
+class NoSuchVersion(Refusal):
     """The list keeps no such version (never saved, or no longer kept: docs/history.md)."""
 
 

@@ -33,7 +33,7 @@ from app.history_service import NoSuchVersion
 from app.problems import ApiError, FieldError, problem_response
 from app.roster_service import (
     NoSuchRoster,
-    RosterError,
+    Refusal,
     StaleVersion,
     StoredRosterInvalid,
     TokenMissing,
@@ -45,7 +45,7 @@ from app.roster_service import (
 from app.security.cookies import CarnetRevoked, NotInBrowser
 
 # The API's detail of a refusal and what it is about ("roster" or "book", from the path).
-Detail = Callable[[RosterError, str], str]
+Detail = Callable[[Refusal, str], str]
 
 
 @dataclass(frozen=True)
@@ -55,34 +55,34 @@ class Answer:
 
     status: int
     api: Detail
-    page: str | Callable[[RosterError], str]
+    page: str | Callable[[Refusal], str]
     code: str
     loc: tuple[str, ...] = ()
-    headers: Callable[[RosterError], dict[str, str]] | None = None
-    field: Callable[[RosterError], tuple[str, list[str | int]]] | None = None
+    headers: Callable[[Refusal], dict[str, str]] | None = None
+    field: Callable[[Refusal], tuple[str, list[str | int]]] | None = None
 
 
 def _const(text: str) -> Detail:
     return lambda _error, _subject: text  # the same words whatever the refusal's subject
 
 
-def _current(error: RosterError) -> int:
+def _current(error: Refusal) -> int:
     return error.current if isinstance(error, StaleVersion) else 0
 
 
-def _stale(error: RosterError, subject: str) -> str:
+def _stale(error: Refusal, subject: str) -> str:
     sent = error.expected if isinstance(error, StaleVersion) else None
     if sent is not None:
         return f"Version {sent} is stale: the {subject} is at version {_current(error)}."
     return f"The {subject} is at version {_current(error)}: read it again."
 
 
-def _too_large(error: RosterError, _subject: str) -> str:
+def _too_large(error: Refusal, _subject: str) -> str:
     assert isinstance(error, TooLarge)
     return f"The {error.what} would weigh {error.size} bytes; at most {error.limit} are kept."
 
 
-def _stored_invalid(error: RosterError, subject: str) -> str:
+def _stored_invalid(error: Refusal, subject: str) -> str:
     assert isinstance(error, StoredRosterInvalid)
     return (
         f"The stored {subject} no longer matches the catalogue: "
@@ -90,31 +90,31 @@ def _stored_invalid(error: RosterError, subject: str) -> str:
     )
 
 
-def _private(_error: RosterError, subject: str) -> str:
+def _private(_error: Refusal, subject: str) -> str:
     if subject == "book":
         return "This book is private: send 'Authorization: Bearer <edit_token or carnet key>'."
     return "This roster is a private draft: send 'Authorization: Bearer <edit_token>'."
 
 
-def _wrong_token(_error: RosterError, subject: str) -> str:
+def _wrong_token(_error: Refusal, subject: str) -> str:
     book = subject == "book"
     return "Wrong edit token (or carnet key) for this book." if book else "Wrong edit token."
 
 
-def _own_words(error: RosterError, _subject: str = "") -> str:
+def _own_words(error: Refusal, _subject: str = "") -> str:
     return str(error)
 
 
-def _ledger_field(error: RosterError) -> tuple[str, list[str | int]]:
+def _ledger_field(error: Refusal) -> tuple[str, list[str | int]]:
     assert isinstance(error, LedgerError)
     return error.code, ["body", *error.path]
 
 
-def _unknown(error: RosterError, _subject: str) -> str:
+def _unknown(error: Refusal, _subject: str) -> str:
     return f"Unknown game system {error.system!r}." if isinstance(error, UnknownSystem) else ""
 
 
-def _wrong_system(error: RosterError, subject: str) -> str:
+def _wrong_system(error: Refusal, subject: str) -> str:
     system = error.system if isinstance(error, WrongSystem) else ""
     return f"This {subject} is a {system!r} {subject}: its system cannot change."
 
@@ -137,7 +137,7 @@ BEARER = {"WWW-Authenticate": "Bearer"}
 
 # Most specific first: the first class an error is an instance of answers it. Each `code`
 # is in docs/api-codes.md (tests/api/test_problem_codes.py checks it).
-TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
+TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
     (
         NoSuchRoster,
         Answer(
@@ -356,7 +356,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
 )
 
 
-def answer(error: RosterError) -> Answer:
+def answer(error: Refusal) -> Answer:
     return next(found for kind, found in TABLE if isinstance(error, kind))
 
 
@@ -365,7 +365,7 @@ def subject_of(path: str) -> str:
     return "book" if path.startswith(("/api/v1/books", "/api/v1/book-shares")) else "roster"
 
 
-def api_error(error: RosterError, subject: str = "roster") -> ApiError:
+def api_error(error: Refusal, subject: str = "roster") -> ApiError:
     """The refusal as the API answers it: its `code` in the problem's one error entry."""
     found = answer(error)
     detail = found.api(error, subject)
@@ -381,7 +381,7 @@ def api_error(error: RosterError, subject: str = "roster") -> ApiError:
     return ApiError(found.status, detail, errors=errors, headers=headers)
 
 
-def page_text(error: RosterError) -> tuple[int, str]:
+def page_text(error: Refusal) -> tuple[int, str]:
     """The refusal as a page says it: its status and its French sentence."""
     found = answer(error)
     return found.status, found.page if isinstance(found.page, str) else found.page(error)
@@ -390,8 +390,8 @@ def page_text(error: RosterError) -> tuple[int, str]:
 def install(app: FastAPI, html_error: Callable[[Request, int, str], Response]) -> None:
     """One handler for every refusal a route or a dependency lets rise."""
 
-    @app.exception_handler(RosterError)
-    async def _refused(request: Request, error: RosterError) -> Response:
+    @app.exception_handler(Refusal)
+    async def _refused(request: Request, error: Refusal) -> Response:
         if request.url.path.startswith("/api/"):
             found = api_error(error, subject_of(request.url.path))
             return problem_response(found.status, found.detail, **found.extras)

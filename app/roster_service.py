@@ -26,7 +26,7 @@ from app.systems.base import AnySystem, RosterResult, RosterSummary
 
 __all__ = [
     "NoSuchRoster",
-    "RosterError",
+    "Refusal",
     "RosterService",
     "StaleVersion",
     "StoredRosterInvalid",
@@ -51,41 +51,42 @@ SNAPSHOT_MAX_BYTES = 4 * 1024 * 1024
 APPEND_ATTEMPTS = 3
 
 
-class RosterError(Exception):
-    """A request on a stored roster that cannot be carried out."""
+class Refusal(Exception):
+    """A request that cannot be carried out, and why: the base of every refusal (rosters,
+    carnets, books, campaigns); app/refusals.py says how each edge answers each kind."""
 
 
-class NoSuchRoster(RosterError):
+class NoSuchRoster(Refusal):
     pass
 
 
-class TokenMissing(RosterError):
+class TokenMissing(Refusal):
     """No edit token came with the request: drafts are private."""
 
 
-class TokenRefused(RosterError):
+class TokenRefused(Refusal):
     """An edit token came, and it is not this roster's."""
 
 
-class WrongSystem(RosterError):
+class WrongSystem(Refusal):
     def __init__(self, system: str) -> None:
         self.system = system
         super().__init__(f"this roster is a {system!r} roster")
 
 
-class TooLarge(RosterError):
+class TooLarge(Refusal):
     def __init__(self, what: str, size: int, limit: int) -> None:
         self.what, self.size, self.limit = what, size, limit
         super().__init__(f"{what} weighs {size} bytes, more than {limit}")
 
 
-class UnstorableText(RosterError):
+class UnstorableText(Refusal):
     """Text that cannot be stored: a lone surrogate (not UTF-8, from a crafted form) or a
     U+0000, which PostgreSQL refuses in a JSON document (an army book's unit definition is
     kept as sent, even invalid, so no model pattern stands in the way)."""
 
 
-class StaleVersion(RosterError):
+class StaleVersion(Refusal):
     """Another writer got in first: the roster is at version `current` now."""
 
     def __init__(self, current: int, expected: int | None = None) -> None:
@@ -94,7 +95,7 @@ class StaleVersion(RosterError):
         super().__init__(f"current version is {current}")
 
 
-class StoredRosterInvalid(RosterError):
+class StoredRosterInvalid(Refusal):
     """The stored document no longer parses under today's catalogue (a unit left it)."""
 
     def __init__(self, error: ValidationError) -> None:

@@ -9,13 +9,13 @@ import app.main  # noqa: F401  (every module that defines a refusal is imported)
 from app.campaigns.ledger import LedgerError
 from app.campaigns.service import CampaignFull, JoinRefused, NoSuchCampaign, NotOrganiser
 from app.refusals import TABLE, api_error, page_text
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 
 CODES = Path(__file__).resolve().parents[1] / "docs" / "api-codes.md"
 
 
-def refusals(kind: type[RosterError] = RosterError) -> set[type[RosterError]]:
-    found: set[type[RosterError]] = set()
+def refusals(kind: type[Refusal] = Refusal) -> set[type[Refusal]]:
+    found: set[type[Refusal]] = set()
     for sub in kind.__subclasses__():
         found |= {sub, *refusals(sub)}
     return found

@@ -1,24 +1,24 @@
 """A campaign's refusals besides a ledger's (`ledger.LedgerError`): app/refusals.py answers
 each, for the API and the pages alike (docs/campaigns.md)."""
 
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 
 
-class NoSuchCampaign(RosterError):
+class NoSuchCampaign(Refusal):
     pass
 
 
-class JoinRefused(RosterError):
+class JoinRefused(Refusal):
     """The join code or the roster's edit token is wrong: nothing joins."""
 
 
-class CampaignFull(RosterError):
+class CampaignFull(Refusal):
     pass
 
 
-class OrganiserTokenMissing(RosterError):
+class OrganiserTokenMissing(Refusal):
     """No campaign edit token came with an organiser's request."""
 
 
-class NotOrganiser(RosterError):
+class NotOrganiser(Refusal):
     """The campaign edit token (or the browser's carnet) is not its organiser's."""

@@ -19,7 +19,7 @@ from app.campaigns.lines import FighterOutcome as FighterOutcome
 from app.campaigns.lines import Line as Line
 from app.campaigns.lines import Outcome
 from app.campaigns.lines import StatChange as StatChange
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 from app.systems.campaign_traits import CampaignTraits
 
 Result = Literal["win", "loss", "draw"]
@@ -31,7 +31,7 @@ GONE: frozenset[str] = frozenset({"dead", "retired"})
 OPPOSITE: dict[str, str] = {"win": "loss", "loss": "win", "draw": "draw"}
 
 
-class LedgerError(RosterError, ValueError):
+class LedgerError(Refusal, ValueError):
     """A battle line that cannot apply to this document; `path` names the offending field
     of the request (api-v1's problem `loc`), `code` is stable snake_case, the message is
     the French sentence a page shows (and the API's detail)."""

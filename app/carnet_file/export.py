@@ -11,14 +11,14 @@ from sqlmodel import Session
 
 from app.carnet_file.models import FORMAT, FORMAT_VERSION, LINE_FIELDS, CarnetFile
 from app.dates import as_utc
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 from app.store import campaigns as campaign_store
 from app.store import carnet_file as store
 from app.store.models import Battle, BookShare, Carnet, utcnow
 from app.systems.base import AnySystem
 
 
-class FileTooLarge(RosterError):
+class FileTooLarge(Refusal):
     """The carnet holds more than one file may (models.py's bounds)."""
 
 

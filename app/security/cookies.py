@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from fastapi import Request, Response
 
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 
 CARNET_COOKIE = "caserne_carnet"
 COOKIE_PREFIX = "caserne_r_"  # the old per-roster cookies, read only to move them
@@ -60,9 +60,9 @@ def holds_access_cookie(names: Iterable[object]) -> bool:
     )
 
 
-class CarnetRevoked(RosterError):
+class CarnetRevoked(Refusal):
     """The browser's carnet cookie no longer opens its carnet (its key was changed)."""
 
 
-class NotInBrowser(RosterError):
+class NotInBrowser(Refusal):
     """This browser's carnet does not hold the roster a page asks for."""

@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 from app import hooks
 from app.book_units import drawn_units
 from app.db import SessionDep
-from app.roster_service import RosterError, RosterService, StaleVersion, check
+from app.roster_service import Refusal, RosterService, StaleVersion, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.inputs import is_digits
@@ -145,7 +145,7 @@ def counts_saved(roster: Roster, request: Request, form: FormData, session: Sess
         )
     except StaleVersion:
         return Response(status_code=200, headers=WHOLE_FORM)
-    except RosterError as error:
+    except Refusal as error:
         status, said = not_saved(error)
         return editor(request, roster, document, parsed=parsed, status=status, message=said)
     if old is None:

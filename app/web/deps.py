@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
 from app.db import SessionDep
-from app.roster_service import NoSuchRoster, RosterError, RosterService
+from app.roster_service import NoSuchRoster, Refusal, RosterService
 from app.security.cookies import (
     CARNET_COOKIE,
     NotInBrowser,
@@ -81,7 +81,7 @@ def browser(request: Request, session: Session) -> Browser:
         for roster_id, token in old.items():
             try:
                 rosters.authorize(roster_id, token)
-            except RosterError:
+            except Refusal:
                 continue
             valid.append(roster_id)
         cleanup = Response()
@@ -197,7 +197,7 @@ def editable_at_once(request: Request, session: Session, roster_id: str) -> Rost
 def editable_or_none(request: Request, session: Session, roster_id: str) -> Roster | None:
     try:
         return editable(request, session, roster_id)
-    except RosterError:
+    except Refusal:
         return None
 
 

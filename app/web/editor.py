@@ -12,7 +12,7 @@ from starlette.datastructures import FormData
 from app import hooks
 from app.deps import Rosters
 from app.roster_history import entry_label
-from app.roster_service import RosterError, StoredRosterInvalid
+from app.roster_service import Refusal, StoredRosterInvalid
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import EditableRoster, FormDep
@@ -104,7 +104,7 @@ def stored_save(
         # A version that is no stored version (text, 2**63...) is simply stale.
         known = isinstance(expected, int) and 0 < expected < 2**31
         roster = rosters.replace(roster, expected if known else -1, parsed)
-    except RosterError as error:
+    except Refusal as error:
         # Nothing is lost: the page keeps what was typed and says why it was not saved.
         status, said = not_saved(error)
         based = expected if isinstance(expected, int) else None

@@ -17,7 +17,7 @@ from app.book_service import BookService
 from app.book_units import drawn_units
 from app.dates import french_date
 from app.roster_history import entry_label
-from app.roster_service import RosterError, StaleVersion, TooLarge, check
+from app.roster_service import Refusal, StaleVersion, TooLarge, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.books import units_in_entries
@@ -80,7 +80,7 @@ def shown_of(request: Request) -> Shown:
     return found
 
 
-def not_saved(error: RosterError) -> tuple[int, dict[str, Any]]:
+def not_saved(error: Refusal) -> tuple[int, dict[str, Any]]:
     """The editor's status and message when a save is refused (the values stay shown)."""
     if isinstance(error, StaleVersion):
         text = (

@@ -15,7 +15,7 @@ from app.carnet_service import CarnetFull, CarnetService
 from app.dates import french_datetime
 from app.db import SessionDep
 from app.deps import Rosters
-from app.roster_service import RosterError, RosterService, StoredRosterInvalid, card
+from app.roster_service import Refusal, RosterService, StoredRosterInvalid, card
 from app.store import campaigns as campaign_store
 from app.store import carnets as carnet_store
 from app.store import rosters as store
@@ -246,12 +246,12 @@ Refusals = tuple[tuple[type[Exception], str, int], ...]
 RENAME_REFUSED: Refusals = (
     (StoredRosterInvalid, STALE, 422),
     (ValidationError, BAD_NAME, 422),
-    (RosterError, "La liste n'a pas pu être renommée : réessayez.", 409),
+    (Refusal, "La liste n'a pas pu être renommée : réessayez.", 409),
 )
 COPY_REFUSED: Refusals = (
     (ValidationError, STALE, 422),
     (CarnetFull, FULL, 409),
-    (RosterError, "La copie n'a pas pu être enregistrée.", 422),
+    (Refusal, "La copie n'a pas pu être enregistrée.", 422),
 )
 
 
@@ -269,7 +269,7 @@ def rename(
     try:
         roster_service.document(roster)
         roster_service.edit(roster, lambda document: {**document, "name": name})
-    except (ValidationError, RosterError) as error:
+    except (ValidationError, Refusal) as error:
         return refused_as(request, roster_service.session, error, RENAME_REFUSED)
     return back(request, "ok", f"Liste renommée : « {name or UNNAMED} ».", f"#roster-{roster.id}")
 
@@ -282,7 +282,7 @@ def duplicate(roster: EditableRoster, request: Request, roster_service: Rosters)
         parsed = roster_service.system(roster).roster_model.model_validate(document)
         copy, _token = roster_service.create(parsed)
         join(request, roster_service.session, copy.id)
-    except (ValidationError, RosterError) as error:
+    except (ValidationError, Refusal) as error:
         return refused_as(request, roster_service.session, error, COPY_REFUSED)
     return back(request, "ok", f"Copie créée : « {copy.name} ».", f"#roster-{copy.id}")
 

@@ -9,7 +9,7 @@ from starlette.datastructures import FormData
 
 from app.db import SessionDep
 from app.deps import Rosters
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 from app.store import rosters as store
 from app.store.models import Roster
 from app.web.deps import ChosenRoster, FormDep, editable_or_none, join
@@ -67,7 +67,7 @@ def add_from_form(
 def claimed(request: Request, session: Session, roster: Roster) -> Response:
     try:
         join(request, session, roster.id)
-    except RosterError:
+    except Refusal:
         return html_error(request, 409, "Ce carnet est plein : supprimez des listes d'abord.")
     return RedirectResponse(f"/r/{roster.id}", status_code=303)
 
@@ -84,7 +84,7 @@ def claim(
     put the attacker's list in the visitor's carnet)."""
     try:
         roster = rosters.authorize(roster_id, t[:200])
-    except RosterError:
+    except Refusal:
         return html_error(request, 403, BAD_LINK)
     if editable_or_none(request, session, roster.id) is not None:
         return RedirectResponse(f"/r/{roster.id}", status_code=303)
@@ -106,7 +106,7 @@ def claim_posted(request: Request, session: Session, form: FormData) -> Response
     rosters = service_of(request, session)
     try:
         roster = rosters.authorize(roster_id, str(form.get("t") or "")[:200])
-    except RosterError:
+    except Refusal:
         return html_error(request, 403, BAD_LINK)
     return claimed(request, session, roster)
 

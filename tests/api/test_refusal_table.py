@@ -11,19 +11,17 @@ from app import book_service, carnet_service, roster_service
 from app.campaigns import errors as campaign_errors
 from app.campaigns import ledger
 from app.refusals import TABLE, page_text
-from app.roster_service import RosterError
+from app.roster_service import Refusal
 from app.security import cookies
 
 MODULES = (roster_service, book_service, carnet_service, cookies, campaign_errors, ledger)
 
 
-def refusals(module: ModuleType) -> list[type[RosterError]]:
+def refusals(module: ModuleType) -> list[type[Refusal]]:
     return [
         kind
         for _name, kind in inspect.getmembers(module, inspect.isclass)
-        if issubclass(kind, RosterError)
-        and kind is not RosterError
-        and kind.__module__ == module.__name__
+        if issubclass(kind, Refusal) and kind is not Refusal and kind.__module__ == module.__name__
     ]
 
 

@@ -16,7 +16,7 @@ from app.campaigns.models import BattleIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignService, traits_of
 from app.http_cache import Memo, build, memory, not_modified, versioned_headers
-from app.roster_service import NoSuchRoster, RosterError, StaleVersion, check
+from app.roster_service import NoSuchRoster, Refusal, StaleVersion, check
 from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
@@ -332,7 +332,7 @@ def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Resp
         if shared is None:
             raise NoSuchRoster(found.id)  # removed since (caserne prune)
         context = gang_context(campaigns, found, owner=False, page=page, share=shared)
-    except RosterError:
+    except Refusal:
         return missing_gang(request, campaigns, code)
     context.update(error="", form={}, flash="", owner=False, code=code)
     response = render(request, "campaign/gang.html", context, headers=headers)

@@ -17,7 +17,7 @@ from app.campaigns.report import RESULTS, french_day
 from app.campaigns.service import CampaignFull, CampaignService, JoinRefused
 from app.http_cache import Entries, Memo, build, memory, not_modified, versioned_headers
 from app.refusals import page_text
-from app.roster_service import RosterError, WrongSystem
+from app.roster_service import Refusal, WrongSystem
 from app.store import campaigns as campaign_store
 from app.store.models import Campaign
 from app.urls import public_base
@@ -278,7 +278,7 @@ def join(
         return join_form(request, campaigns, campaign, code, said(JoinRefused(campaign.id)))
     try:
         roster = editable(request, campaigns.session, str(form.get("roster") or "")[:64])
-    except RosterError:
+    except Refusal:
         refused = ("Choisissez une de vos listes.", 422)
         return join_form(request, campaigns, campaign, code, refused)
     if roster.system != campaign.system:
@@ -290,7 +290,7 @@ def join(
     return RedirectResponse(f"/c/{campaign.id}", status_code=303)
 
 
-def said(refusal: RosterError) -> tuple[str, int]:
+def said(refusal: Refusal) -> tuple[str, int]:
     """A refusal as the join page says it (the refusal table's words and status)."""
     status, text = page_text(refusal)
     return text, status
