@@ -107,6 +107,12 @@ def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str,
         sent = urlsplit(str(response.request.url)).query
         assert len(sent.encode()) > Settings().max_query_bytes
         return
+    if response.status_code == 413 and operation_id == "import_carnet":
+        # The same for a body over MAX_BODY_BYTES (documented there, 413): a carnet file of
+        # more gangs or lists than one may hold is generated that large (the fuzz made 14
+        # MB of them, 6 December), refused before the route's own bounds see it.
+        assert len(response.request.body or b"") > Settings().max_body_bytes
+        return
     case.validate_response(response, excluded_checks=excused)
 
 
