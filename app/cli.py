@@ -114,17 +114,38 @@ def main(argv: list[str] | None = None) -> None:
             history_days=args.history_days,
         )
     if args.command == "serve":
-        import uvicorn
+        serve_app(args.host, args.port, args.workers)
 
-        print(f"Caserne: open {served_url(args.host, args.port)} (Ctrl+C stops it)", flush=True)
-        uvicorn.run(
-            "app.asgi:app",
-            host=args.host,
-            port=args.port,
-            workers=args.workers,
-            proxy_headers=True,
-            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
-        )
+
+def serve_app(host: str, port: int, workers: int) -> None:
+    """Says the address to open (and, with several workers counting the rate limits in
+    memory, that each counts on its own), then serves with uvicorn."""
+    import uvicorn
+
+    print(f"Caserne: open {served_url(host, port)} (Ctrl+C stops it)", flush=True)
+    warning = limits_per_process(workers, get_settings().rate_limit_storage)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    uvicorn.run(
+        "app.asgi:app",
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+    )
+
+
+def limits_per_process(workers: int, storage: str) -> str:
+    """One line when several processes each count the rate limits in their own memory."""
+    if workers <= 1 or not storage.startswith(("memory://", "async+memory://")):
+        return ""
+    return (
+        f"caserne: RATE_LIMIT_STORAGE is {storage}: each of the {workers} processes counts "
+        f"the rate limits on its own, so a client gets up to {workers}× each limit; to share "
+        "the counts, set RATE_LIMIT_STORAGE=redis://host:6379/0 (README « PostgreSQL and "
+        "several processes »)"
+    )
 
 
 def non_negative(text: str) -> int:

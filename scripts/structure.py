@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "app.book_units",
         ),
     ),
-    ("features", ("app.campaigns", "app.carnet_file")),
+    ("features", ("app.campaigns", "app.carnet_file", "app.imports")),
     (
         "http",
         (

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.db import on_primary
 from app.store import deferred, no_row_has
 from app.store.carnets import rows_changed
 from app.store.models import Book, BookShare, utcnow
@@ -100,7 +101,14 @@ def create_book_share(
 
 
 def get_book_share(*, session: Session, code: str) -> BookShare | None:
-    return None if no_row_has(code) else session.get(BookShare, code[:16])
+    """A published version; on a read session, asked of the primary when the read database
+    has not seen it yet (a version never changes once made: app/db.py `on_primary`)."""
+    if no_row_has(code):
+        return None
+    found = session.get(BookShare, code[:16])
+    if found is None:
+        found = on_primary(session, lambda p: p.get(BookShare, code[:16]))
+    return found
 
 
 def latest_book_share(*, session: Session, book_id: str) -> BookShare | None:

@@ -219,6 +219,11 @@ class Campaign(SQLModel, table=True):
     # organiser's token stays hashed). Null for a campaign made before revision 0006.
     join_code: str | None = Field(default=None, max_length=64)
     created_at: datetime = stamped()
+    # Counts the changes no gang's version shows: a gang joined, a line of the campaign
+    # recorded, confirmed, disputed or voided (revision 0011). With its gangs' versions and
+    # latest shares, it names a version of the standings and of its gangs' public pages
+    # (app/campaigns/views.py).
+    version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
 
 
 class CampaignGang(SQLModel, table=True):

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from app.db import count_written
+from app.db import count_written, on_primary
 from app.store import no_row_has, table_of
 from app.store.history import Kept, keep
 from app.store.models import (
@@ -256,7 +256,12 @@ def insert_at_free_code(
 
 
 def get_share(*, session: Session, code: str) -> Share | None:
-    return None if no_row_has(code) else session.get(Share, code)
+    """The share `code`; on a read session, asked of the primary when the read database
+    has not seen it yet (a share never changes once made: app/db.py `on_primary`)."""
+    if no_row_has(code):
+        return None
+    found = session.get(Share, code)
+    return found if found is not None else on_primary(session, lambda p: p.get(Share, code))
 
 
 def share_gone(*, session: Session, code: str) -> bool:

@@ -3,19 +3,17 @@ attributes, which no HTML standard names. Runs where Java is; says so and skips 
 (CASERNE_REQUIRE_JAVA=1 makes a missing Java a failure)."""
 
 import json
-import os
 import shutil
 import subprocess
 from dataclasses import fields
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.security.ratelimit import Limits
-from tests.conftest import Apps
+from tests.conftest import Apps, missing
 from tests.web.page_tour import pages
 
 
@@ -28,10 +26,10 @@ def vnu_jar() -> Path:
 def java() -> str:
     found = shutil.which("java")
     if found is None:
-        reason = "Java is not installed: the Nu HTML Checker (vnu.jar) did not run"
-        if os.environ.get("CASERNE_REQUIRE_JAVA") == "1":
-            pytest.fail(f"{reason} (CASERNE_REQUIRE_JAVA=1)", pytrace=False)
-        pytest.skip(reason)
+        missing(
+            "Java is not installed: the Nu HTML Checker (vnu.jar) did not run",
+            "CASERNE_REQUIRE_JAVA",
+        )
     return found
 
 
