@@ -69,7 +69,8 @@ class CampaignService:
 
     @property
     def rosters(self) -> RosterService:
-        return RosterService(self.session, self.systems)
+        """The roster service; the versions its saves keep say « campaign » (docs/history.md)."""
+        return RosterService(self.session, self.systems, "campaign")
 
     # A gang's ledger -------------------------------------------------------------------
 

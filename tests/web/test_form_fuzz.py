@@ -44,8 +44,15 @@ ROSTER_ROUTES = [
     "/listes/{id}/dupliquer",
     "/listes/{id}/supprimer",
     "/listes/{id}/restaurer",
+    "/r/{id}/historique/1/retablir",  # a kept version restored (issue 30)
 ]
-OTHER_ROUTES = ["/listes", "/listes/ajouter", "/listes/nouvelle", "/s/{code}/dupliquer"]
+OTHER_ROUTES = [
+    "/listes",
+    "/listes/ajouter",
+    "/listes/nouvelle",
+    "/s/{code}/dupliquer",
+    "/listes/carnet/restauration",  # a carnet file restored (issue 30): no file, a field
+]
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 HOSTILE = st.sampled_from(
