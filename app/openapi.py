@@ -55,7 +55,7 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
 
 SECURITY = "editToken"
 # The routers whose body routes answer 415 to a body of another type (require_json_body).
-JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares")
+JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares", "campaigns")
 
 
 def _bearer_security(operation: dict[str, Any]) -> None:

@@ -103,9 +103,15 @@ def _own_words(error: RosterError, _subject: str = "") -> str:
     return str(error)
 
 
-def _ledger_field(error: RosterError) -> tuple[str, list[str | int]]:
-    assert isinstance(error, LedgerError)
+def _own_field(error: RosterError) -> tuple[str, list[str | int]]:
+    """The code and body field a refusal names itself (a ledger's, a join's)."""
+    assert isinstance(error, LedgerError | JoinRefused)
     return error.code, ["body", *error.path]
+
+
+def _missing(api: str, page: str, code: str, param: str) -> Answer:
+    """A 404 for an id of the path that names nothing."""
+    return Answer(404, _const(api), page, code, ("path", param))
 
 
 def _wrong_system(error: RosterError, subject: str) -> str:
@@ -129,32 +135,19 @@ BEARER = {"WWW-Authenticate": "Bearer"}
 TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     (
         NoSuchRoster,
-        Answer(
-            404,
-            _const("No such roster."),
-            "Cette liste n'existe pas.",
-            "roster_not_found",
-            ("path", "roster_id"),
-        ),
+        _missing("No such roster.", "Cette liste n'existe pas.", "roster_not_found", "roster_id"),
     ),
     (
         NoSuchBook,
-        Answer(
-            404,
-            _const("No such book."),
-            "Ce livre d'armée n'existe pas.",
-            "book_not_found",
-            ("path", "book_id"),
-        ),
+        _missing("No such book.", "Ce livre d'armée n'existe pas.", "book_not_found", "book_id"),
     ),
     (
         NoSuchBookShare,
-        Answer(
-            404,
-            _const("No such published book."),
+        _missing(
+            "No such published book.",
             "Ce livre publié n'existe pas.",
             "book_share_not_found",
-            ("path", "code"),
+            "code",
         ),
     ),
     (
@@ -253,13 +246,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     ),
     (
         NoSuchCarnet,
-        Answer(
-            404,
-            _const("No such carnet."),
-            "Ce carnet n'existe pas.",
-            "carnet_not_found",
-            ("path", "carnet_id"),
-        ),
+        _missing("No such carnet.", "Ce carnet n'existe pas.", "carnet_not_found", "carnet_id"),
     ),
     (
         KeyMissing,
@@ -315,10 +302,12 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     ),
     (CarnetError, Answer(400, _const("Refused."), "Demande refusée.", "carnet_refused")),
     # Campaigns (docs/campaigns.md): a ledger's refusal names its own code and field.
-    (LedgerError, Answer(422, _own_words, _own_words, "invalid", field=_ledger_field)),
+    (LedgerError, Answer(422, _own_words, _own_words, "invalid", field=_own_field)),
     (
         NoSuchCampaign,
-        Answer(404, _const("No such campaign."), "Cette campagne n'existe pas.", "not_found"),
+        _missing(
+            "No such campaign.", "Cette campagne n'existe pas.", "campaign_not_found", "campaign_id"
+        ),
     ),
     (
         JoinRefused,
@@ -326,12 +315,15 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             403,
             _const("Wrong join code or edit token: nothing joined."),
             "Ce lien d'invitation n'est pas celui de cette campagne.",
-            "forbidden",
+            "join_code_refused",
+            field=_own_field,
         ),
     ),
     (
         CampaignFull,
-        Answer(409, _const("The campaign is full."), "Cette campagne est complète.", "conflict"),
+        Answer(
+            409, _const("The campaign is full."), "Cette campagne est complète.", "campaign_full"
+        ),
     ),
     (
         OrganiserTokenMissing,
@@ -339,7 +331,9 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             401,
             _const("The campaign's edit token is needed."),
             ORGANISER_ONLY,
-            "unauthorized",
+            "campaign_token_missing",
+            AUTHORIZATION,
+            headers=lambda _error: BEARER,
         ),
     ),
     (
@@ -348,7 +342,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             403,
             _const("Not this campaign's edit token: nothing voided."),
             ORGANISER_ONLY,
-            "forbidden",
+            "campaign_token_refused",
+            AUTHORIZATION,
         ),
     ),
 )
