@@ -2,6 +2,7 @@
 other gangs recorded against it), its public page by a share link, and the « Rapport de
 bataille » BBCode of one line."""
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ from app.campaigns.ledger import GONE, LedgerError
 from app.campaigns.models import BattleIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignService, traits_of
+from app.http_cache import not_modified
 from app.roster_service import RosterError, StaleVersion, check
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
@@ -36,6 +38,8 @@ router = APIRouter(include_in_schema=False)
 
 # Ledger lines a gang page shows at once (newest first; « Plus anciennes » pages on).
 PAGE_LINES = 50
+# A report names the opponent gang as it is now: caches keep it briefly.
+REPORT_MAX_AGE = 60
 
 
 def page_number(request: Request) -> int:
@@ -320,12 +324,19 @@ def report(code: str, request: Request, campaigns: Campaigns) -> Response:
     roster = None
     if shared is not None and shared.roster_id is not None:
         roster = roster_store.get_roster(session=session, roster_id=shared.roster_id)
-    if roster is None or roster.system not in campaigns.systems:
+    if shared is None or roster is None or roster.system not in campaigns.systems:
         return html_error(request, 404, "Ce rapport n'existe pas.")
     row = campaign_store.line_by_share(session=session, roster_id=roster.id, code=code)
     if row is None:
         return html_error(request, 404, "Ce rapport n'existe pas.")
     line = campaigns.line(roster, row)
     url = f"{public_base(request)}/campagne/gang/{code}"
-    text = battle_bbcode(roster.name or "Gang sans nom", line, url)
-    return Response(text, media_type="text/plain; charset=utf-8")
+    # The gang as the line's share froze it, not the list as it is named since.
+    name = str(shared.snapshot["roster"].get("name") or "")
+    text = battle_bbcode(name or "Gang sans nom", line, url)
+    # An opponent gang is named as it is now: the ETag follows the text itself.
+    etag = hashlib.sha256(text.encode()).hexdigest()[:20]
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={REPORT_MAX_AGE}"}
+    if not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
