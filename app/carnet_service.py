@@ -16,6 +16,7 @@ from app.roster_service import RosterError
 from app.store import books as book_store
 from app.store import campaigns as campaign_store
 from app.store import carnets as store
+from app.store import trash
 from app.store.models import Carnet, Roster, as_utc
 
 __all__ = [
@@ -117,6 +118,22 @@ class CarnetService:
     def rosters(self, carnet: Carnet, system: str | None = None) -> list[Roster]:
         """Most recently changed first, documents not loaded."""
         return store.rosters(session=self.session, carnet_id=carnet.id, system=system)
+
+    def discard(self, carnet: Carnet, roster: Roster) -> None:
+        """Deletes a list, kept in this carnet's trash so that it can be restored
+        (app/store/trash.py)."""
+        trash.discard(session=self.session, roster=roster, carnet_id=carnet.id)
+
+    def restore(self, carnet: Carnet, roster_id: str) -> trash.Restored | None:
+        """Brings a list of this carnet's trash back; None when it is not there (restored
+        already); CarnetFull when the carnet has no room for it."""
+        item = trash.waiting(
+            session=self.session, item_id=roster_id, carnet_id=carnet.id, kind=trash.ROSTER
+        )
+        if item is None:
+            return None
+        self.check_room(carnet)
+        return trash.restore(session=self.session, item=item, carnet_id=carnet.id)
 
     def merge(self, source: Carnet, into: Carnet) -> int:
         """Puts every list of `source` in `into` too (`source` keeps them); how many."""

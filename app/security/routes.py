@@ -86,6 +86,7 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/r/{roster_id}/campagne"),  # a battle line
     Route("write", "POST", "/listes/{roster_id}/renommer"),
     Route("write", "POST", "/listes/{roster_id}/supprimer"),
+    Route("write", "POST", "/listes/{roster_id}/restaurer"),  # a deleted list brought back
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/ajouter"),
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/retirer"),
     Route("write", "POST", "/{system}/createur/livre"),  # « Enregistrer dans le livre »

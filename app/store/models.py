@@ -29,6 +29,7 @@ __all__ = [
     "Carnet",
     "CarnetCampaign",
     "CarnetRoster",
+    "DeletedItem",
     "JsonDocument",
     "Roster",
     "Share",
@@ -265,3 +266,32 @@ class Battle(SQLModel, table=True):
     )
     confirms_id: int | None = Field(default=None)
     created_at: datetime = stamped()
+
+
+class DeletedItem(SQLModel, table=True):
+    """Something a player deleted from the pages, kept so that « Annuler » (or « Listes
+    supprimées », a book's « Unités retirées ») brings it back whole, under the carnet that
+    deleted it: a list (`kind` "roster", `id` its id: its row, the carnets and campaigns that
+    held it and its ledger's lines), an army book ("book", its id: its row) or a book's unit
+    ("unit", an id of its own, `parent_id` the book: the unit and its place). What is kept is
+    in `rows`, compressed. `caserne prune` removes those older than its trash days
+    (app/store/trash.py, docs/retention.md)."""
+
+    __tablename__ = "deleted_item"
+
+    id: str = Field(primary_key=True, max_length=32)
+    kind: str = Field(max_length=16)
+    parent_id: str | None = Field(default=None, max_length=32, index=True)
+    carnet_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            String(32), ForeignKey("carnet.id", ondelete="CASCADE"), nullable=True, index=True
+        ),
+    )
+    system: str = Field(max_length=32)
+    name: str = Field(default="", max_length=100)
+    deleted_at: datetime = Field(
+        default_factory=utcnow,
+        sa_column=Column(DateTime(timezone=True), nullable=False, index=True),
+    )
+    rows: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))

@@ -38,8 +38,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
-from app.store import no_row_has, table_of
-from app.store.models import Battle, CampaignGang, Roster, Share, ShareGone, utcnow
+from app.store import no_row_has, table_of, trash
+from app.store.models import (
+    Battle,
+    CampaignGang,
+    DeletedItem,
+    Roster,
+    Share,
+    ShareGone,
+    utcnow,
+)
 
 DEFAULT_DAYS = 180
 BATCH = 500
@@ -112,6 +120,7 @@ class PruneReport:
     cutoff: date
     applied: bool
     shares: int  # every share before the run
+    expired_lists: int  # lists deleted more than trash.TRASH_DAYS days ago (then removed)
     deleted_lists: int  # removable: the shares of lists that no longer exist
     unviewed: int  # removable: not viewed since `cutoff`, of lists that exist (or of none)
     removable_bytes: int  # what their snapshots weigh as stored
@@ -132,6 +141,8 @@ class PruneReport:
             f"  not viewed for {self.days} days: {self.unviewed}",
             f"  kept, pinned (a battle, a campaign, the newest of a list): {self.pinned_unviewed}",
             f"  their snapshots as stored: {self.removable_bytes} bytes",
+            f"lists deleted more than {trash.TRASH_DAYS} days ago, no longer restorable: "
+            f"{self.expired_lists} ({'removed' if self.applied else 'would remove'})",
             f"{verb}: {count} shares"
             + ("" if self.applied else " (dry run: nothing removed; --apply removes)"),
         ]
@@ -144,7 +155,15 @@ def _conditions(cutoff: date) -> tuple[Any, ColumnElement[bool], ColumnElement[b
     newer = aliased(Share)
     roster = table_of(Roster)
     battle = table_of(Battle)
-    list_exists = exists(select(roster.c.id).where(roster.c.id == share.c.roster_id))
+    waiting = table_of(DeletedItem)  # a deleted list waiting to be restored still counts
+    list_exists = or_(
+        exists(select(roster.c.id).where(roster.c.id == share.c.roster_id)),
+        exists(
+            select(waiting.c.id).where(
+                waiting.c.id == share.c.roster_id, waiting.c.kind == trash.ROSTER
+            )
+        ),
+    )
     newest = (
         select(func.max(col(newer.created_at)))
         .where(col(newer.roster_id) == share.c.roster_id)
@@ -170,7 +189,14 @@ def prune(
 ) -> PruneReport:
     """The report of what the policy removes on `on` (today); with `apply`, removes it,
     BATCH shares a transaction, each leaving its code in share_gone."""
-    cutoff = (on or today()) - timedelta(days=days)
+    day = on or today()
+    cutoff = day - timedelta(days=days)
+    # Lists deleted more than trash.TRASH_DAYS ago go first: their shares are then those
+    # of a deleted list.
+    trash_cutoff = datetime.combine(day, time(0), tzinfo=UTC) - timedelta(days=trash.TRASH_DAYS)
+    expired = trash.expired(session=session, before=trash_cutoff)
+    if apply:
+        trash.purge(session=session, before=trash_cutoff)
     share, pinned, deleted_list, unviewed = _conditions(cutoff)
     removable = and_(not_(pinned), or_(deleted_list, unviewed))
     one = func.count()
@@ -205,6 +231,7 @@ def prune(
         cutoff=cutoff,
         applied=apply,
         shares=int(counts[0]),
+        expired_lists=expired,
         deleted_lists=int(counts[1] or 0),
         unviewed=int(counts[2] or 0),
         removable_bytes=int(counts[3] or 0),

@@ -5,13 +5,13 @@ app/web/carnet_pages.py."""
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
-from app.carnet_service import CarnetFull
+from app.carnet_service import CarnetFull, CarnetService
 from app.dates import french_datetime
 from app.db import SessionDep
 from app.deps import Rosters
@@ -19,6 +19,7 @@ from app.roster_service import RosterError, RosterService, StoredRosterInvalid, 
 from app.store import campaigns as campaign_store
 from app.store import carnets as carnet_store
 from app.store import rosters as store
+from app.store import trash
 from app.store.models import Carnet, Roster, as_utc
 from app.systems.base import AnySystem, Budget, Total
 from app.systems.inputs import is_digits
@@ -30,12 +31,11 @@ from app.web.deps import (
     drop_carnet,
     join,
 )
+from app.web.flash import read_flash, set_flash, shown_once
 from app.web.qr import qr_svg
 from app.web.render import html_error, render
 from app.web.toolkit import redirect, service_of, systems_of
 
-# A message shown once on the next view of « Mes listes » (after a rename, a copy, a delete).
-FLASH = "caserne_library_flash"
 UNNAMED = "Liste sans nom"
 
 STALE = "Cette liste ne correspond plus au catalogue : ouvrez-la pour la corriger."
@@ -45,6 +45,10 @@ REVOKED = (
     "Ouvrez le nouveau lien du carnet, donné par « Mes listes » sur un appareil qui l'a gardé."
 )
 FULL = "Ce carnet est plein : supprimez des listes avant d'en ajouter."
+GONE_FROM_TRASH = (
+    "Cette liste n'est plus dans les listes supprimées de ce carnet : elle a été restaurée "
+    "ailleurs, ou supprimée il y a plus de 30 jours."
+)
 
 
 def carnet_link(request: Request, carnet: Carnet, key: str) -> str:
@@ -110,20 +114,6 @@ def no_store(response: Response) -> Response:
     """A page that holds the carnet's link: never kept by a cache."""
     response.headers["Cache-Control"] = "private, no-store"
     return response
-
-
-def set_flash(response: Response, kind: str, text: str) -> None:
-    response.set_cookie(
-        FLASH, quote(f"{kind}:{text}"), max_age=60, httponly=True, samesite="lax", path="/listes"
-    )
-
-
-def read_flash(request: Request) -> dict[str, str] | None:
-    raw = request.cookies.get(FLASH)
-    if not raw:
-        return None
-    kind, _, text = unquote(raw).partition(":")
-    return {"kind": kind if kind in ("ok", "error") else "ok", "text": text[:300]}
 
 
 # « Mes listes » shows a page of lists at a time (issue 26: 300 lists were 87 screens at
@@ -234,9 +224,9 @@ def library(
     return no_store(render(request, "roster/mine.html", context, status=status))
 
 
-def back(request: Request, kind: str, text: str, anchor: str = "") -> Response:
+def back(request: Request, kind: str, text: str, anchor: str = "", undo: str = "") -> Response:
     response = redirect(request, f"/listes{anchor}")
-    set_flash(response, kind, text)
+    set_flash(response, "/listes", kind, text, undo)
     return response
 
 
@@ -248,9 +238,7 @@ def refusal(request: Request, session: Session, text: str, status: int) -> Respo
 @router.get("/listes")
 def mine(request: Request, session: SessionDep) -> Response:
     response = library(request, session, message=read_flash(request))
-    if FLASH in request.cookies:
-        response.delete_cookie(FLASH, path="/listes")
-    return response
+    return shown_once(request, response, "/listes")
 
 
 # What a refused rename or copy says (the first class the error is an instance of).
@@ -316,6 +304,78 @@ def delete(
     """Asks first (a page of its own, no script needed); deletes once confirmed."""
     if form.get("confirm") != "oui":
         return library(request, session, confirm=library_item(roster_service, roster))
-    name = roster.name or UNNAMED
-    roster_service.delete(roster)
-    return back(request, "ok", f"Liste supprimée : « {name} ».")
+    name, roster_id = roster.name or UNNAMED, roster.id
+    held = browser(request, session)
+    assert held.carnet is not None  # EditableRoster: this browser's carnet holds it
+    CarnetService(session).discard(held.carnet, roster)
+    return back(
+        request, "ok", f"Liste supprimée : « {name} ».", undo=f"/listes/{roster_id}/restaurer"
+    )
+
+
+@router.post("/listes/{roster_id}/restaurer")
+def restore(roster_id: str, request: Request, session: SessionDep) -> Response:
+    """Brings a deleted list back, whole (« Annuler », « Listes supprimées »); a second
+    click says it is back, and does nothing more."""
+    carnet = browser(request, session).carnet
+    if carnet is None:
+        return back(request, "error", GONE_FROM_TRASH)
+    carnets = CarnetService(session)
+    try:
+        restored = carnets.restore(carnet, roster_id)
+    except CarnetFull:
+        return refusal(request, session, FULL, 409)
+    if restored is None:
+        if carnets.holds(carnet, roster_id):
+            return back(request, "ok", "Cette liste est déjà restaurée.", f"#roster-{roster_id}")
+        return back(request, "error", GONE_FROM_TRASH)
+    name = restored.roster.name or UNNAMED
+    return back(request, "ok", f"Liste restaurée : « {name} ».", f"#roster-{roster_id}")
+
+
+TRASH_PAGE = 24
+# What « Listes et livres supprimés » says of each kind (its label, « supprimé » agreed with
+# it) and where « Restaurer » posts.
+TRASH_KINDS = {
+    trash.ROSTER: ("Liste", "supprimée", "/listes/{id}/restaurer"),
+    trash.BOOK: ("Livre d'armée", "supprimé", "/livres/{id}/restaurer"),
+}
+
+
+@router.get("/listes/supprimees")
+def deleted_lists(request: Request, session: SessionDep) -> Response:
+    """The lists and army books this carnet deleted in the last TRASH_DAYS days, newest
+    first, a page at a time, each with « Restaurer »."""
+    carnet = browser(request, session).carnet
+    systems = systems_of(request)
+    page_number = library_view(request, systems).page
+    items: list[trash.TrashItem] = []
+    found = 0
+    if carnet is not None:
+        items, found = trash.page(
+            session=session,
+            carnet_id=carnet.id,
+            kinds=tuple(TRASH_KINDS),
+            offset=(page_number - 1) * TRASH_PAGE,
+            limit=TRASH_PAGE,
+        )
+    context = {
+        "items": [
+            {
+                "id": item.id,
+                "kind": TRASH_KINDS[item.kind][0],
+                "deleted_word": TRASH_KINDS[item.kind][1],
+                "restore": TRASH_KINDS[item.kind][2].format(id=item.id),
+                "name": item.name or UNNAMED,
+                "system_name": systems[item.system].name if item.system in systems else item.system,
+                "deleted": french_datetime(item.deleted_at),
+                "deleted_iso": as_utc(item.deleted_at).isoformat(timespec="seconds"),
+            }
+            for item in items
+        ],
+        "found": found,
+        "page": page_number,
+        "pages": max(1, -(-found // TRASH_PAGE)),
+        "days": trash.TRASH_DAYS,
+    }
+    return no_store(render(request, "roster/deleted.html", context))

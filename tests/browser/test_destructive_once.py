@@ -1,7 +1,7 @@
 """Issue 26 item 1: a double click on a destructive button does one thing, and every removal
 can be undone. « Retirer » double-clicked removes one entry (the next row's button, moved under
 the pointer, is not pressed by the second click); two removals in a row are undone one after
-the other by « Annuler »; « Supprimer définitivement » double-clicked deletes the list once
+the other by « Annuler »; « Supprimer » (confirmed) double-clicked deletes the list once
 and says so (no error page for the second click: Chromium already sent it once, the
 form is now also marked data-once)."""
 
@@ -12,6 +12,19 @@ from tests.browser.helpers import TRACK_HTMX, htmx_post, open_new_list
 from tests.browser.test_editor_actions import EXAMPLES, ROWS
 
 pytestmark = pytest.mark.browser
+
+
+def double_click(page: Page, selector: str) -> list[int]:
+    """The statuses of the POSTs a double click on `selector` sent, once the page settled."""
+    answers: list[int] = []
+    page.on(
+        "response",
+        lambda r: answers.append(r.status) if r.request.method == "POST" else None,
+    )
+    page.locator(selector).dblclick()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    return answers
 
 
 def idle(page: Page) -> None:
@@ -66,14 +79,28 @@ def test_a_double_click_on_supprimer_definitivement_deletes_once(page: Page) -> 
     expect(page.locator("#library article.card")).to_have_count(2)
     page.locator("#library .actions button.danger").first.click()
     expect(page.locator("#confirm-delete")).to_be_visible()
-    answers: list[int] = []
-    page.on(
-        "response",
-        lambda r: answers.append(r.status) if r.request.method == "POST" else None,
-    )
-    page.locator("#confirm-delete-button").dblclick()
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    answers = double_click(page, "#confirm-delete-button")
     expect(page.locator("#library-message")).to_contain_text("Liste supprimée")
     expect(page.locator("#library article.card")).to_have_count(1)
     assert answers == [303], answers
+
+
+def test_a_deleted_list_comes_back_with_one_click_on_annuler(page: Page) -> None:
+    """« Supprimer » then « Annuler la suppression » (double-clicked, from the keyboard): the
+    list is back once, with its edit link; « Listes supprimées » is empty again."""
+    path = open_new_list(page, "nolimits", EXAMPLES["nolimits"])
+    page.goto("/listes")
+    cards = page.locator("#library article.card")
+    count = cards.count()
+    page.locator(f"#library #roster-{path.removeprefix('/r/')} .actions button.danger").click()
+    page.locator("#confirm-delete-button").press("Enter")
+    expect(page.locator("#library-message")).to_contain_text("Liste supprimée")
+    expect(cards).to_have_count(count - 1)
+    answers = double_click(page, "#undo-delete")
+    expect(page.locator("#library-message")).to_contain_text("Liste restaurée")
+    expect(cards).to_have_count(count)
+    assert answers == [303], answers
+    page.goto(path)
+    expect(page.locator("h1")).to_be_visible()
+    page.goto("/listes/supprimees")
+    expect(page.locator("#deleted-count")).to_have_text("Rien de supprimé ces 30 derniers jours.")

@@ -196,6 +196,12 @@ def test_every_page_of_the_site(page: Page, viewport: dict[str, int]) -> None:
     page.goto("/listes")
     page.locator("#carnet summary").click()
     tour.check("/listes (pleine, lien du carnet ouvert)")
+    page.locator("#library .actions button.danger").first.click()
+    page.locator("#confirm-delete-button").click()
+    page.wait_for_selector("#undo-delete")
+    tour.check("/listes (une liste supprimée, « Annuler »)")
+    page.goto("/listes/supprimees")
+    tour.check("/listes/supprimees")
     other = page.request.post("/api/v1/carnets").json()["url"]
     page.goto(other)
     tour.check("/carnet (réunir ou changer)")

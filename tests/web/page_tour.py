@@ -94,6 +94,10 @@ def pages(client: TestClient) -> list[Page]:
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    made = client.post("/listes", data={"system": SYSTEMS[0]}).headers["location"]
+    client.post(f"/listes/{made.removeprefix('/r/')}/supprimer", data={"confirm": "oui"})
+    get("mes listes (une liste supprimée, « Annuler »)", "/listes")
+    get("listes supprimées", "/listes/supprimees")
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
     book_pages(client, get)

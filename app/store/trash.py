@@ -1,0 +1,249 @@
+"""What players delete from the pages, kept so that it can be undone (issue 26: every removal
+can be undone): lists, army books and books' units, one `deleted_item` row each.
+
+« Supprimer » on « Mes listes » moves a list here: its row, the carnets and campaigns that
+held it (`carnet_roster`, `campaign_gang`) and its ledger's lines (`battle`) are written into
+one row, as they were, then the list is deleted as before (every other query of Caserne sees
+it gone: its edit link answers 404, its campaign forgets it). « Annuler » puts every row back
+with its own keys: the same edit link, the same carnets (those still there), the same
+campaigns (those still there) and the same ledger. Its shares never left (`share` has no
+foreign key); `caserne prune` keeps them while the list waits here. An army book is kept as
+its row (its published versions never leave), a book's unit as the unit and its place.
+`caserne prune` removes what has waited longer than TRASH_DAYS (docs/retention.md).
+"""
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, func, update
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, SQLModel, col, select
+
+from app.store import no_row_has, table_of
+from app.store.carnets import rows_changed
+from app.store.models import (
+    Battle,
+    Book,
+    Campaign,
+    CampaignGang,
+    Carnet,
+    CarnetRoster,
+    DeletedItem,
+    Roster,
+)
+
+TRASH_DAYS = 30
+FORMAT = 1  # of `rows`: bumped if what is kept changes, so older rows are read as written
+ROSTER, BOOK, UNIT = "roster", "book", "unit"
+
+
+def _row(model: SQLModel) -> dict[str, Any]:
+    """A row's columns as JSON values (moments in ISO 8601, with their zone)."""
+    return model.model_dump(mode="json")
+
+
+def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
+    """Keeps the list and what held it in the trash of `carnet_id`, then deletes it (the
+    database's cascades remove its carnet links, campaign places and ledger lines)."""
+    links = session.exec(select(CarnetRoster).where(CarnetRoster.roster_id == roster.id)).all()
+    gangs = session.exec(select(CampaignGang).where(CampaignGang.roster_id == roster.id)).all()
+    battles = session.exec(
+        select(Battle).where(Battle.roster_id == roster.id).order_by(col(Battle.number))
+    ).all()
+    session.add(
+        DeletedItem(
+            id=roster.id,
+            kind=ROSTER,
+            carnet_id=carnet_id,
+            system=roster.system,
+            name=roster.name,
+            rows={
+                "format": FORMAT,
+                "roster": _row(roster),
+                "carnets": [_row(link) for link in links],
+                "gangs": [_row(gang) for gang in gangs],
+                "battles": [_row(battle) for battle in battles],
+            },
+        )
+    )
+    session.flush()
+    session.execute(delete(table_of(Roster)).where(table_of(Roster).c.id == roster.id))
+    session.commit()
+
+
+def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
+    """Keeps the army book in the trash of `carnet_id`, then deletes it (its published
+    versions stay: lists draw units from them by code)."""
+    session.add(
+        DeletedItem(
+            id=book.id,
+            kind=BOOK,
+            carnet_id=carnet_id,
+            system=book.system,
+            name=book.name,
+            rows={"format": FORMAT, "book": _row(book)},
+        )
+    )
+    session.flush()
+    session.execute(delete(table_of(Book)).where(table_of(Book).c.id == book.id))
+    session.commit()
+
+
+def keep_unit(
+    *, session: Session, book: Book, carnet_id: str, unit: dict[str, Any], position: int
+) -> str:
+    """Keeps a unit just taken out of `book` (and its place) in the trash; its item's id."""
+    item = DeletedItem(
+        id=secrets.token_hex(16),
+        kind=UNIT,
+        parent_id=book.id,
+        carnet_id=carnet_id,
+        system=book.system,
+        name=str(unit.get("name", ""))[:100],
+        rows={"format": FORMAT, "unit": unit, "position": position},
+    )
+    session.add(item)
+    session.commit()
+    return item.id
+
+
+def waiting(*, session: Session, item_id: str, carnet_id: str, kind: str) -> DeletedItem | None:
+    """What this carnet's trash holds under that id, of that kind; None when nothing (already
+    restored, or another carnet's)."""
+    if no_row_has(item_id, carnet_id):
+        return None
+    kept = session.get(DeletedItem, item_id[:32])
+    if kept is None or kept.carnet_id != carnet_id or kept.kind != kind:
+        return None
+    return kept
+
+
+def forget(*, session: Session, item: DeletedItem) -> None:
+    """Takes an item out of the trash once it is back."""
+    session.delete(item)
+    session.commit()
+
+
+@dataclass(frozen=True)
+class Restored:
+    roster: Roster
+    battles: int
+
+
+def restore(*, session: Session, item: DeletedItem, carnet_id: str) -> Restored:
+    """Puts a list of this carnet's trash back, whole."""
+    rows = item.rows
+    roster = Roster.model_validate(rows["roster"])
+    session.add(roster)
+    session.flush()
+    held = {link["carnet_id"] for link in rows["carnets"]}
+    there = set(session.exec(select(Carnet.id).where(col(Carnet.id).in_(held))).all())
+    for link in rows["carnets"]:
+        if link["carnet_id"] in there:
+            session.add(CarnetRoster.model_validate(link))
+    if carnet_id not in held:
+        session.add(CarnetRoster(carnet_id=carnet_id, roster_id=roster.id))
+    campaigns = {gang["campaign_id"] for gang in rows["gangs"]}
+    open_ = set(session.exec(select(Campaign.id).where(col(Campaign.id).in_(campaigns))).all())
+    for gang in rows["gangs"]:
+        if gang["campaign_id"] in open_:
+            session.add(CampaignGang.model_validate(gang))
+    session.flush()
+    for line in rows["battles"]:
+        _put_back(session, Battle.model_validate(line))
+    session.delete(item)
+    session.commit()
+    return Restored(roster=roster, battles=len(rows["battles"]))
+
+
+def restore_book(*, session: Session, item: DeletedItem, carnet_id: str) -> Book:
+    """Puts an army book back, with its id and edit token, in this carnet."""
+    book = Book.model_validate({**item.rows["book"], "carnet_id": carnet_id})
+    session.add(book)
+    session.delete(item)
+    session.commit()
+    return book
+
+
+def _put_back(session: Session, battle: Battle) -> None:
+    """A ledger line back under its own id; under a new one if another line took it since
+    (SQLite may hand out a freed id again), the lines that named it renamed with it."""
+    taken = battle.id is not None and session.get(Battle, battle.id) is not None
+    if not taken:
+        session.add(battle)
+        session.flush()
+        return
+    old = battle.id
+    battle.id = None
+    session.add(battle)
+    session.flush()
+    # Its partner (the other gang's line of the same battle) named it by its old id.
+    if battle.confirms_id is not None:
+        lines = table_of(Battle)
+        session.execute(
+            update(lines)
+            .where(lines.c.id == battle.confirms_id, lines.c.confirms_id == old)
+            .values(confirms_id=battle.id)
+        )
+
+
+@dataclass(frozen=True)
+class TrashItem:
+    id: str
+    kind: str
+    system: str
+    name: str
+    deleted_at: datetime
+
+
+def page(
+    *,
+    session: Session,
+    carnet_id: str,
+    kinds: tuple[str, ...],
+    offset: int,
+    limit: int,
+    parent_id: str | None = None,
+) -> tuple[list[TrashItem], int]:
+    """One page of this carnet's deleted items of `kinds` (of the book `parent_id`, for
+    units), the newest deletion first (what is kept of each is not read), and how many
+    there are."""
+    where: list[ColumnElement[bool]] = [
+        col(DeletedItem.carnet_id) == carnet_id,
+        col(DeletedItem.kind).in_(kinds),
+    ]
+    if parent_id is not None:
+        where.append(col(DeletedItem.parent_id) == parent_id)
+    total = session.exec(select(func.count()).select_from(DeletedItem).where(*where)).one()
+    query = (
+        sa_select(
+            col(DeletedItem.id),
+            col(DeletedItem.kind),
+            col(DeletedItem.system),
+            col(DeletedItem.name),
+            col(DeletedItem.deleted_at),
+        )
+        .where(*where)
+        .order_by(col(DeletedItem.deleted_at).desc(), col(DeletedItem.id))
+        .offset(offset)
+        .limit(limit)
+    )
+    items = [TrashItem(*row) for row in session.execute(query).all()]
+    return items, int(total)
+
+
+def expired(*, session: Session, before: datetime) -> int:
+    """How many items were deleted before `before`."""
+    query = select(func.count()).select_from(DeletedItem)
+    return int(session.exec(query.where(col(DeletedItem.deleted_at) < before)).one())
+
+
+def purge(*, session: Session, before: datetime) -> int:
+    """Removes the items deleted before `before` (TRASH_DAYS ago, for `caserne prune`);
+    how many."""
+    kept = table_of(DeletedItem)
+    result = session.execute(delete(kept).where(kept.c.deleted_at < before))
+    session.commit()
+    return rows_changed(result)
