@@ -25,6 +25,7 @@ from app.carnet_service import (
     CarnetFull,
     KeyMissing,
     KeyRefused,
+    KeyRotated,
     NoSuchCarnet,
     NotInCarnet,
 )
@@ -109,6 +110,12 @@ def _own_field(error: RosterError) -> tuple[str, list[str | int]]:
     return error.code, ["body", *error.path]
 
 
+def _authorization(status: int, api: Detail, page: str, code: str) -> Answer:
+    """A refusal of the secret sent as `Authorization` (a 401 says how to send one)."""
+    challenge = (lambda _error: BEARER) if status == 401 else None
+    return Answer(status, api, page, code, AUTHORIZATION, headers=challenge)
+
+
 def _missing(api: str, page: str, code: str, param: str) -> Answer:
     """A 404 for an id of the path that names nothing."""
     return Answer(404, _const(api), page, code, ("path", param))
@@ -124,6 +131,7 @@ PRIVATE = (
     "lien de modification, ou partagez-la pour la montrer."
 )
 ORGANISER_ONLY = "Seul l'organisateur de la campagne le peut."
+KEY_CHANGED = "La clé de ce carnet a été changée : ce lien n'ouvre plus rien."
 # The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
 # book that does not exist and for one of another carnet.
 NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
@@ -172,18 +180,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             ("body", "system"),
         ),
     ),
-    (
-        TokenMissing,
-        Answer(
-            401,
-            _private,
-            PRIVATE,
-            "edit_token_missing",
-            AUTHORIZATION,
-            headers=lambda _error: BEARER,
-        ),
-    ),
-    (TokenRefused, Answer(403, _wrong_token, PRIVATE, "edit_token_refused", AUTHORIZATION)),
+    (TokenMissing, _authorization(401, _private, PRIVATE, "edit_token_missing")),
+    (TokenRefused, _authorization(403, _wrong_token, PRIVATE, "edit_token_refused")),
     (
         NotInBrowser,
         Answer(
@@ -250,24 +248,25 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     ),
     (
         KeyMissing,
-        Answer(
+        _authorization(
             401,
             _const("Send the carnet's key: 'Authorization: Bearer <key>'."),
             "Ce lien de carnet est incomplet.",
             "carnet_key_missing",
-            AUTHORIZATION,
-            headers=lambda _error: BEARER,
+        ),
+    ),
+    (
+        KeyRotated,
+        _authorization(
+            403,
+            _const("This carnet's key was changed since: this one opens nothing now."),
+            KEY_CHANGED,
+            "carnet_key_rotated",
         ),
     ),
     (
         KeyRefused,
-        Answer(
-            403,
-            _const("Wrong carnet key (or a key that was changed since)."),
-            "La clé de ce carnet a été changée : ce lien n'ouvre plus rien.",
-            "carnet_key_refused",
-            AUTHORIZATION,
-        ),
+        _authorization(403, _const("Wrong carnet key."), KEY_CHANGED, "carnet_key_refused"),
     ),
     (
         CarnetRevoked,
@@ -327,23 +326,20 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
     ),
     (
         OrganiserTokenMissing,
-        Answer(
+        _authorization(
             401,
             _const("The campaign's edit token is needed."),
             ORGANISER_ONLY,
             "campaign_token_missing",
-            AUTHORIZATION,
-            headers=lambda _error: BEARER,
         ),
     ),
     (
         NotOrganiser,
-        Answer(
+        _authorization(
             403,
             _const("Not this campaign's edit token: nothing voided."),
             ORGANISER_ONLY,
             "campaign_token_refused",
-            AUTHORIZATION,
         ),
     ),
 )

@@ -37,7 +37,7 @@ from app.campaigns.models import (
     score_field,
 )
 from app.campaigns.service import CampaignService, NotOrganiser, OrganiserTokenMissing
-from app.carnet_service import KeyRefused
+from app.carnet_service import key_refusal
 from app.db import SessionDep
 from app.problems import ApiError, Problem
 from app.roster_service import NoSuchRoster, TokenMissing, check
@@ -238,7 +238,7 @@ def create(
     key = bearer(authorization)
     carnet = campaigns.carnet_by_key(key) if key is not None else None
     if key is not None and carnet is None:
-        raise KeyRefused("")
+        raise key_refusal(campaigns.session, key)
     campaign, token, join = campaigns.create(body, carnet)
     base = public_base(request)
     response.headers["Location"] = f"/api/v1/campaigns/{campaign.id}"
