@@ -203,3 +203,21 @@ def test_a_stored_unit_its_system_refuses_is_still_read(
     assert units[1] == refused
     issues = response.json()["validation"]["units"][1]["issues"]
     assert [issue["code"] for issue in issues] == ["invalid_definition"]
+
+
+def snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def test_no_schema_has_a_typed_field_named_as_itself(client: TestClient) -> None:
+    """openapi-python-client names a model's instance after the model (snake_case), in the
+    variable that first held that field's parsed value: a schema `Updates` with a list field
+    `updates` made a client that did not type-check (the contract test, tests/contract). A
+    string field so named (`EditToken.edit_token`) is read as Any, and passes."""
+    schemas = document(client)["components"]["schemas"]
+    clashes = []
+    for name, schema in schemas.items():
+        field = schema.get("properties", {}).get(snake(name))
+        if field is not None and field.get("type") not in ("string", "integer", "boolean"):
+            clashes.append(name)
+    assert clashes == []
