@@ -51,3 +51,29 @@ def test_the_measure_sees_what_it_counts(tmp_path: Path) -> None:
     assert [path for path, _lines in found.long_modules] == ["app/web/page.py"]
     assert [name for name, _lines in found.long_functions] == ["app/store/rows.py:f"]
     assert found.ignores == 1
+
+
+def test_queries_live_in_the_store() -> None:
+    """Issue 27 « store queries only in app/store/ »: no module of app/ outside it imports a
+    query builder (`select`, `insert`, `update`, `delete`, `text` of SQLAlchemy or SQLModel)
+    or runs a statement on a session (`session.exec`, `session.execute`)."""
+    import ast
+
+    builders = {"select", "insert", "update", "delete", "text"}
+    found = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        if path.relative_to(ROOT / "app").parts[0] == "store":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+                "sqlalchemy",
+                "sqlmodel",
+            ):
+                found += [f"{path.name}: {a.name}" for a in node.names if a.name in builders]
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("exec", "execute")
+                and "session" in ast.unparse(node.value)
+            ):
+                found.append(f"{path.name}: {ast.unparse(node)}")
+    assert found == []

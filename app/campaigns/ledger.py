@@ -243,9 +243,11 @@ def _change(
             change = replace(change, stat=stat.name)
     if change.stat in traits.profile_stats:
         profile = figure.setdefault("profile", {})
-        profile[change.stat] = int(profile.get(change.stat, 0)) + change.by
+        default = traits.stat_defaults.get(change.stat, 0)
+        profile[change.stat] = int(profile.get(change.stat, default)) + change.by
     elif change.stat in {stat.name for stat in traits.figure_stats}:
-        figure[change.stat] = int(figure.get(change.stat, 0)) + change.by
+        default = traits.stat_defaults.get(change.stat, 0)
+        figure[change.stat] = int(figure.get(change.stat, default)) + change.by
     else:
         known = [*traits.profile_stats, *(stat.told for stat in traits.figure_stats)]
         told = ", ".join(known) if known else "aucune"

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app.campaigns import ledger, reading, recording
 from app.campaigns import states as fighters_of
@@ -32,9 +32,9 @@ from app.roster_service import (
     snapshot,
 )
 from app.store import campaigns as store
+from app.store import carnets as carnet_store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign, Carnet, Roster, Share
-from app.store.rosters import hash_token
 from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
@@ -276,8 +276,7 @@ class CampaignService:
         )
 
     def carnet_by_key(self, key: str) -> Carnet | None:
-        query = select(Carnet).where(Carnet.key_hash == hash_token(key))
-        return self.session.exec(query).first()
+        return carnet_store.carnet_of_key(session=self.session, key=key)
 
     def get(self, campaign_id: str) -> Campaign:
         campaign = store.get_campaign(session=self.session, campaign_id=campaign_id)

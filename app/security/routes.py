@@ -89,6 +89,10 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/listes/{roster_id}/restaurer"),  # a deleted list brought back
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/ajouter"),
     Route("write", "POST", "/livres/{book_id}/unites/{unit_id}/retirer"),
+    Route("write", "POST", "/livres/{book_id}/unites/{item_id}/remettre"),  # a unit put back
+    Route("write", "POST", "/livres/{book_id}/renommer"),
+    Route("write", "POST", "/livres/{book_id}/supprimer"),
+    Route("write", "POST", "/livres/{book_id}/restaurer"),  # a deleted book brought back
     Route("write", "POST", "/{system}/createur/livre"),  # « Enregistrer dans le livre »
     Route("write", "POST", "/carnet/{carnet_id}"),  # merge or switch carnets
     Route("write", "POST", "/c/{campaign_id}/rejoindre"),

@@ -120,7 +120,7 @@ class PruneReport:
     cutoff: date
     applied: bool
     shares: int  # every share before the run
-    expired_lists: int  # lists deleted more than trash.TRASH_DAYS days ago (then removed)
+    expired_lists: int  # lists, books, units deleted over trash.TRASH_DAYS days ago (removed)
     deleted_lists: int  # removable: the shares of lists that no longer exist
     unviewed: int  # removable: not viewed since `cutoff`, of lists that exist (or of none)
     removable_bytes: int  # what their snapshots weigh as stored
@@ -141,7 +141,7 @@ class PruneReport:
             f"  not viewed for {self.days} days: {self.unviewed}",
             f"  kept, pinned (a battle, a campaign, the newest of a list): {self.pinned_unviewed}",
             f"  their snapshots as stored: {self.removable_bytes} bytes",
-            f"lists deleted more than {trash.TRASH_DAYS} days ago, no longer restorable: "
+            f"lists, books and units deleted more than {trash.TRASH_DAYS} days ago: "
             f"{self.expired_lists} ({'removed' if self.applied else 'would remove'})",
             f"{verb}: {count} shares"
             + ("" if self.applied else " (dry run: nothing removed; --apply removes)"),

@@ -5,9 +5,11 @@ figures a battle may turn into the player's own, and the templates its gang page
 The campaign feature (app/campaigns/, app/web/campaigns/, templates/campaign/) reads these
 and names no system; `check_system` checks every trait a system declares."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import BaseModel
 
 from app.systems.base import AnySystem
 
@@ -37,6 +39,8 @@ class CampaignTraits:
     a ledger of results, states and recruits only).
 
     `profile_stats`: the characteristics of the figure's `profile` a battle line may change.
+    `stat_defaults`: what such a stat (or a figure stat) is worth when the stored figure
+    leaves it out — its model's default (`model_defaults`); 0 when not given.
     `figure_stats`: numbers kept on the figure itself a battle line may change.
     `has_xp` / `has_rep`: a line may add XP to a figure / set its new Rep (the unit model
     has an `xp` / `rep` field).
@@ -51,6 +55,7 @@ class CampaignTraits:
     (docs/campaigns.md « One figure of several »)."""
 
     profile_stats: tuple[str, ...] = ()
+    stat_defaults: Mapping[str, int] = field(default_factory=dict)
     figure_stats: tuple[FigureStat, ...] = ()
     has_xp: bool = False
     has_rep: bool = False
@@ -66,6 +71,15 @@ class CampaignTraits:
 
     def figures(self, system: AnySystem) -> dict[str, dict[str, Any]]:
         return self.catalogue_figures(system) if self.catalogue_figures is not None else {}
+
+
+def model_defaults(model: type[BaseModel]) -> dict[str, int]:
+    """The integer defaults of a model's fields (`stat_defaults` of a profile model)."""
+    return {
+        name: found.default
+        for name, found in model.model_fields.items()
+        if isinstance(found.default, int) and not isinstance(found.default, bool)
+    }
 
 
 def sample_figures(custom: Callable[[Any], dict[str, Any]]) -> CatalogueFigures:

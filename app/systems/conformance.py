@@ -331,6 +331,12 @@ def _campaign_stats(system: AnySystem, traits: CampaignTraits) -> list[str]:
         for s in traits.figure_stats
         if s.name not in unit
     ]
+    stats = {*traits.profile_stats, *(s.name for s in traits.figure_stats)}
+    problems += [
+        f"campaign stat default {name!r} names no profile or figure stat"
+        for name in traits.stat_defaults
+        if name not in stats
+    ]
     for field, declared in (("xp", traits.has_xp), ("rep", traits.has_rep)):
         if declared and field not in unit:
             problems.append(f"has_{field}: the unit model has no {field!r} field")

@@ -13,8 +13,10 @@ from app.db import SessionDep
 from app.exports.books import present_unpublished
 from app.systems.books import BookDocument, units_in_entries
 from app.urls import public_base
+from app.web.book_edits import removed_units
 from app.web.book_picks import add_unit_of_book
 from app.web.deps import ChosenRoster, FormDep, browser_carnet, my_lists, writing_carnet
+from app.web.flash import read_flash, shown_once
 from app.web.render import html_error, render
 from app.web.system_pages import pages_of
 from app.web.toolkit import EditableBook, redirect, systems_of
@@ -28,10 +30,15 @@ def mine(request: Request, session: SessionDep) -> Response:
     books = BookService(session, request.app.state.systems)
     held = books.of_carnet(carnet) if carnet is not None else []
     examples = request.app.state.example_books
-    context = {"books": held, "systems": systems_of(request), "examples": examples}
+    context = {
+        "books": held,
+        "systems": systems_of(request),
+        "examples": examples,
+        "message": read_flash(request),
+    }
     response = render(request, "book/mine.html", context)
     response.headers["Cache-Control"] = "private, no-store"
-    return response
+    return shown_once(request, response, "/livres")
 
 
 @router.post("/livres")
@@ -67,6 +74,10 @@ def page(book: EditableBook, request: Request, session: SessionDep) -> Response:
     pages = pages_of(request)
     last = books.last_publication(book)
     shown = present_unpublished(system, document, validation, book.version)
+    my_rosters = my_lists(request, session, book.system)
+    # « Ajouter à la liste » comes back here (`retour`), saying to which list.
+    added = request.query_params.get("liste", "")[:32] if request.query_params.get("ajoute") else ""
+    added_to = next((r for r in my_rosters if r.id == added), None)
     context: dict[str, Any] = {
         "book": book,
         "document": document,
@@ -76,7 +87,11 @@ def page(book: EditableBook, request: Request, session: SessionDep) -> Response:
         "system": system,
         "valid": validation.valid,
         "last": last,
-        "my_rosters": my_lists(request, session, book.system),
+        "my_rosters": my_rosters,
+        "added_to": added_to,
+        "message": read_flash(request),
+        "removed": removed_units(session, book),
+        "asking_delete": request.query_params.get("supprimer") == "1",
         "optioned": not units_in_entries(system),
         # The units its creator can show as they are (« Modifier »): see SystemPages.reopened.
         "reopenable": {
@@ -89,7 +104,7 @@ def page(book: EditableBook, request: Request, session: SessionDep) -> Response:
     }
     response = render(request, "book/edit.html", context)
     response.headers["Cache-Control"] = "private, no-store"
-    return response
+    return shown_once(request, response, "/livres")
 
 
 @router.post("/livres/{book_id}/publier")
@@ -159,15 +174,4 @@ def duplicate_example(system_id: str, request: Request, session: SessionDep) -> 
     document = found.document.model_copy(update={"name": name})
     books = BookService(session, request.app.state.systems)
     book, _token = books.create(document, writing_carnet(request, session))
-    return redirect(request, f"/livres/{book.id}")
-
-
-@router.post("/livres/{book_id}/unites/{unit_id}/retirer")
-def remove_unit(
-    book: EditableBook, unit_id: str, request: Request, session: SessionDep
-) -> Response:
-    books = BookService(session, request.app.state.systems)
-    document = books.document(book)
-    kept = [unit for unit in document.units if unit.id != unit_id]
-    books.replace(book, book.version, document.model_copy(update={"units": kept}))
     return redirect(request, f"/livres/{book.id}")

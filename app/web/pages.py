@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request, Response
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 from app.web import (
+    book_edits,
     book_pages,
     book_panels,
     books,
@@ -84,6 +85,7 @@ def routers(
             new_list.router,
             books.router,
             book_pages.router,
+            book_edits.router,
             campaigns.router,
         ],
     )

@@ -137,12 +137,16 @@ def add_entry_to_roster(
     return added_to(request, system, form, chosen)
 
 
+# An army book's page, where « Ajouter à la liste » comes back to say where the unit went.
+BOOK_PAGE = re.compile(r"/livres/[a-z0-9]{1,32}")
+
+
 def added_to(request: Request, system: AnySystem, form: FormData, roster: Roster) -> Response:
     """After an add to a list: back to the catalogue or the creator it came from, which
-    says « Ajouté à « X » » and keeps adding to that list (`retour`: those pages only), or
-    to the list's editor."""
+    says « Ajouté à « X » » and keeps adding to that list (`retour`: those pages and an army
+    book's), or to the list's editor."""
     back = str(form.get("retour") or "")
-    if back in (f"/{system.id}/catalogue", f"/{system.id}/createur"):
+    if back in (f"/{system.id}/catalogue", f"/{system.id}/createur") or BOOK_PAGE.fullmatch(back):
         return redirect(request, f"{back}?liste={roster.id}&ajoute=1")
     return redirect(request, f"/r/{roster.id}")
 

@@ -8,7 +8,7 @@ form is now also marked data-once)."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import TRACK_HTMX, htmx_post, open_new_list
+from tests.browser.helpers import TRACK_HTMX, htmx_post, open_new_list, run_axe
 from tests.browser.test_editor_actions import EXAMPLES, ROWS
 
 pytestmark = pytest.mark.browser
@@ -104,3 +104,29 @@ def test_a_deleted_list_comes_back_with_one_click_on_annuler(page: Page) -> None
     expect(page.locator("h1")).to_be_visible()
     page.goto("/listes/supprimees")
     expect(page.locator("#deleted-count")).to_have_text("Rien de supprimé ces 30 derniers jours.")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_book_unit_retirer_double_clicked_removes_one_and_comes_back(
+    page: Page, width: int
+) -> None:
+    """An army book's « Retirer » double-clicked takes one unit out; « Annuler » puts it back
+    at its place; the page, with its message and « Unités retirées », has no axe violation."""
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto("/livres/exemples/dcsystem")
+    page.locator("form[action='/livres/exemples/dcsystem/dupliquer'] button").click()
+    page.wait_for_load_state("networkidle")
+    units = page.locator("section.book-unit")
+    before = units.evaluate_all("(sections) => sections.map((s) => s.id)")
+    answers = double_click(page, f"#{before[0]} form[action$='/retirer'] button")
+    assert answers == [303], answers
+    expect(page.locator("#book-message")).to_contain_text("retiré du livre.")
+    assert units.evaluate_all("(sections) => sections.map((s) => s.id)") == before[1:]
+    expect(page.locator("#removed-units")).to_be_visible()
+    assert run_axe(page) == []
+    page.locator("#undo-delete").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#book-message")).to_contain_text("remis dans le livre.")
+    assert units.evaluate_all("(sections) => sections.map((s) => s.id)") == before
+    expect(page.locator("#removed-units")).to_have_count(0)

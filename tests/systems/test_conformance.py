@@ -153,12 +153,14 @@ def test_campaign_traits_are_checked(systems: dict[str, AnySystem]) -> None:
         figure_stats=(FigureStat("nope", "N", "Nope"),),
         has_rep=True,
         totals_template="nowhere.html",
+        stat_defaults={"ghost": 3},
     )
     problems = check_system(systems["necrowarzone"], replace(necrowarzone, campaign=traits))
     assert any("'ZZ'" in p for p in problems)
     assert any("'nope'" in p for p in problems)
     assert any("has_rep" in p for p in problems)
     assert any("campaign totals template" in p for p in problems)
+    assert any("'ghost' names no profile or figure stat" in p for p in problems)
 
 
 def test_catalogue_problems_are_all_reported_at_once(tmp_path: Any) -> None:

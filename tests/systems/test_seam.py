@@ -198,7 +198,8 @@ def test_toy_battle_counts_its_score_xp_and_courage(toy_client: TestClient) -> N
     )
     assert recorded.status_code == 201, recorded.text
     entry = recorded.json()["roster"]["entries"][0]
-    assert entry["custom"] == {"strength": 5, "profile": {"courage": 1}, "xp": 3}
+    # The stored captain leaves courage out: it is his default, 2 (tests/toy/models.py), + 1.
+    assert entry["custom"] == {"strength": 5, "profile": {"courage": 3}, "xp": 3}
     battles = toy_client.get(
         f"/api/v1/rosters/{gang['id']}/battles",
         headers={"Authorization": f"Bearer {gang['edit_token']}"},

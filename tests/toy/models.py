@@ -10,12 +10,12 @@ from app.systems.catalogued import RosterBase
 
 
 class ToyProfile(BaseModel):
-    """What a campaign may raise (CampaignTraits.profile_stats). A new figure has none: the
-    campaign ledger counts a stat the stored figure leaves out as 0, not as its default."""
+    """What a campaign may raise (CampaignTraits.profile_stats). A new figure's courage is 2
+    (its default, CampaignTraits.stat_defaults): a stored figure may leave it out."""
 
     model_config = INPUT
 
-    courage: integer(0, 10) = 0  # type: ignore[valid-type]
+    courage: integer(0, 10) = 2  # type: ignore[valid-type]
 
 
 class ToyFigure(BaseModel):

@@ -6,10 +6,11 @@ from typing import Any
 
 from app.systems.base import AnySystem
 from app.systems.books import BookTraits
-from app.systems.campaign_traits import CampaignTraits
+from app.systems.campaign_traits import CampaignTraits, model_defaults
 from app.systems.spec import SystemSpec
 
 from . import ToySystem, build
+from .models import ToyProfile
 from .play import PLAY
 from .web import ToyPages
 
@@ -24,6 +25,7 @@ def catalogue_figures(system: AnySystem) -> dict[str, dict[str, Any]]:
 
 CAMPAIGN = CampaignTraits(
     profile_stats=("courage",),
+    stat_defaults=model_defaults(ToyProfile),
     has_xp=True,
     catalogue_figures=catalogue_figures,
     score_template="campaign_score.html",

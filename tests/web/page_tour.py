@@ -131,7 +131,11 @@ def book_pages(client: TestClient, get: Any) -> None:
             assert shared.status_code == 303, shared.text
             get("partage d'une liste tirée d'un livre", shared.headers["location"])
             client.post(f"{book}/unites/marine/retirer")
+            get("livre d'armée (unité retirée, « Annuler »)", book)
             client.post(f"{book}/publier")
+            client.post(f"{book}/supprimer", data={"confirm": "oui"})
+            get("mes livres d'armée (livre supprimé, « Annuler »)", "/livres")
+            client.post(f"{book}/restaurer")
             get("liste tirée d'un livre (nouvelle version)", editor)
             get(
                 "partage d'une liste tirée d'un livre (nouvelle version)",

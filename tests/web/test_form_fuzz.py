@@ -43,6 +43,7 @@ ROSTER_ROUTES = [
     "/listes/{id}/renommer",
     "/listes/{id}/dupliquer",
     "/listes/{id}/supprimer",
+    "/listes/{id}/restaurer",
 ]
 OTHER_ROUTES = ["/listes", "/listes/ajouter", "/listes/nouvelle", "/s/{code}/dupliquer"]
 
@@ -180,6 +181,31 @@ def test_a_library_form_route(fuzzed: TestClient, route: str) -> None:
         assert shared.status_code == 303, shared.text
         route = route.format(code=str(shared.headers["location"]).split("/")[2])
     fuzz(fuzzed, route, {**base, "roster": roster_id, "system": "dcsystem"})
+
+
+# An army book's forms (issue 26: rename, delete, restore, a unit taken out and put back).
+BOOK_ROUTES = [
+    "/livres/{id}/renommer",
+    "/livres/{id}/supprimer",
+    "/livres/{id}/restaurer",
+    "/livres/{id}/unites/{unit}/retirer",
+    "/livres/{id}/unites/{item}/remettre",
+]
+
+
+@pytest.mark.parametrize("route", BOOK_ROUTES)
+def test_a_book_form_route(fuzzed: TestClient, route: str) -> None:
+    copied = fuzzed.post("/livres/exemples/dcsystem/dupliquer")
+    assert copied.status_code == 303, copied.text
+    book = copied.headers["location"]
+    unit = re.findall(r'id="unit-([a-z0-9_]+)"', fuzzed.get(book).text)[-1]
+    item = "0" * 32
+    if "{item}" in route:
+        assert fuzzed.post(f"{book}/unites/{unit}/retirer").status_code == 303
+        item = re.findall(r"/unites/([0-9a-f]{32})/remettre", fuzzed.get(book).text)[0]
+    base = {**page_form(fuzzed, book), "confirm": "oui", "name": "Livre", "army": "Armée"}
+    path = route.format(id=book.removeprefix("/livres/"), unit=unit, item=item)
+    fuzz(fuzzed, path, base)
 
 
 @pytest.mark.parametrize("system", sorted(SYSTEMS))
