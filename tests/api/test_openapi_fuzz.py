@@ -62,6 +62,11 @@ EXCUSED = {
     # and a documented 422 (api-v1.md « Army books »: ids unique within the book).
     "create_book": [positive_data_acceptance],
     "replace_book": [positive_data_acceptance],
+    # A schema-valid battle line the gang's ledger refuses: a fighter index the gang lacks, XP
+    # lost outside a correction, a stat its system does not change, a score body of another
+    # system (the document types `score` and `recruits` as every system's, issue 28): a
+    # documented 422 with the ledger's code; JSON Schema cannot know the stored roster.
+    "record_battle": [positive_data_acceptance],
     # Once the first case deleted the roster, the check's own requests without a token meet
     # a roster that is no more: 404, as documented, not the 401 it expects.
     "delete_roster": [ignored_auth],
