@@ -86,6 +86,21 @@ class UnknownSystem(RosterError):
         super().__init__(f"unknown game system {system!r}")
 
 
+def published_content(system: AnySystem, document: BookDocument) -> tuple[dict[str, Any], str]:
+    """What a published version of `document` freezes (its units as the system checks them
+    today), and its etag; TooLarge past SNAPSHOT_MAX_BYTES."""
+    content = {
+        "system": system.id,
+        "catalogue_version": system.catalogue_version,
+        "name": document.name,
+        "army": document.army,
+        "description": document.description,
+        "units": [unit.model_dump(mode="json") for unit in document.units],
+        "validation": validate_book(system, document).model_dump(mode="json"),
+    }
+    return content, hashlib.sha256(encoded(content, "book", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+
+
 @dataclass
 class BookService:
     session: Session
@@ -180,17 +195,7 @@ class BookService:
     def publish(self, book: Book) -> tuple[BookShare, bool]:
         """Freezes the book as it is; an unchanged book answers its last version (False)."""
         document = self.document(book)
-        system = self.system(book.system)
-        content = {
-            "system": book.system,
-            "catalogue_version": system.catalogue_version,
-            "name": document.name,
-            "army": document.army,
-            "description": document.description,
-            "units": [unit.model_dump(mode="json") for unit in document.units],
-            "validation": validate_book(system, document).model_dump(mode="json"),
-        }
-        etag = hashlib.sha256(encoded(content, "book", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+        content, etag = published_content(self.system(book.system), document)
         last = store.latest_book_share(session=self.session, book_id=book.id)
         if last is not None and last.etag == etag:
             return last, False

@@ -9,6 +9,7 @@ from app.example_books import BOOK_FILE, ExampleBook, load_example_books
 from app.systems import registry
 from app.systems.base import AnySystem
 from app.systems.books import declare_books
+from app.systems.import_traits import declare_imports
 from app.systems.sheet import SHEET_FILE, SheetData, load_sheets
 from app.systems.spec import DATA_DIR, SystemSpec
 
@@ -78,6 +79,7 @@ def load_systems(
                 problems.append(f"{system_id}/{origin.get(top, '?')}: {problem}")
         else:
             declare_books(built, spec.books)
+            declare_imports(built, spec.imports)
             systems[system_id] = built
     if problems:
         raise CatalogueError(problems)

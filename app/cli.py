@@ -1,6 +1,6 @@
 """`caserne migrate` applies pending migrations; `caserne serve` does that, then serves;
 `caserne prune` does that, then reports (or, with --apply, removes) the shares the retention
-policy lets go (docs/retention.md)."""
+policy lets go (docs/retention.md) and the old versions of lists (docs/history.md)."""
 
 import argparse
 import os
@@ -12,6 +12,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from alembic import command
 from app.db import shown_url, unreachable
 from app.settings import ROOT, get_settings
+from app.store.history import DEFAULT_HISTORY_DAYS
 from app.store.retention import DEFAULT_DAYS
 
 
@@ -85,6 +86,13 @@ def main(argv: list[str] | None = None) -> None:
         help=f"remove unpinned shares not viewed for this many days (default {DEFAULT_DAYS})",
     )
     prune.add_argument(
+        "--history-days",
+        type=non_negative,
+        default=DEFAULT_HISTORY_DAYS,
+        help="remove the versions of lists saved this many days ago or more, but the newest "
+        f"of each list and those among its last saves (default {DEFAULT_HISTORY_DAYS})",
+    )
+    prune.add_argument(
         "--apply", action="store_true", help="remove them (without it: a dry run, a report)"
     )
     args = parser.parse_args(argv)
@@ -99,19 +107,45 @@ def main(argv: list[str] | None = None) -> None:
         print(unversioned(get_settings().database_url), file=sys.stderr)
         raise SystemExit(1) from None
     if args.command == "prune":
-        run_prune(get_settings().database_url, days=args.days, apply=args.apply)
-    if args.command == "serve":
-        import uvicorn
-
-        print(f"Caserne: open {served_url(args.host, args.port)} (Ctrl+C stops it)", flush=True)
-        uvicorn.run(
-            "app.asgi:app",
-            host=args.host,
-            port=args.port,
-            workers=args.workers,
-            proxy_headers=True,
-            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        run_prune(
+            get_settings().database_url,
+            days=args.days,
+            apply=args.apply,
+            history_days=args.history_days,
         )
+    if args.command == "serve":
+        serve_app(args.host, args.port, args.workers)
+
+
+def serve_app(host: str, port: int, workers: int) -> None:
+    """Says the address to open (and, with several workers counting the rate limits in
+    memory, that each counts on its own), then serves with uvicorn."""
+    import uvicorn
+
+    print(f"Caserne: open {served_url(host, port)} (Ctrl+C stops it)", flush=True)
+    warning = limits_per_process(workers, get_settings().rate_limit_storage)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    uvicorn.run(
+        "app.asgi:app",
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=True,
+        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+    )
+
+
+def limits_per_process(workers: int, storage: str) -> str:
+    """One line when several processes each count the rate limits in their own memory."""
+    if workers <= 1 or not storage.startswith(("memory://", "async+memory://")):
+        return ""
+    return (
+        f"caserne: RATE_LIMIT_STORAGE is {storage}: each of the {workers} processes counts "
+        f"the rate limits on its own, so a client gets up to {workers}× each limit; to share "
+        "the counts, set RATE_LIMIT_STORAGE=redis://host:6379/0 (README « PostgreSQL and "
+        "several processes »)"
+    )
 
 
 def non_negative(text: str) -> int:
@@ -121,20 +155,25 @@ def non_negative(text: str) -> int:
     return days
 
 
-def run_prune(url: str, *, days: int, apply: bool) -> None:
-    """Prints the retention policy's report; with `apply`, removes what it names."""
+def run_prune(
+    url: str, *, days: int, apply: bool, history_days: int = DEFAULT_HISTORY_DAYS
+) -> None:
+    """Prints the retention policy's reports (shares, then lists' versions); with `apply`,
+    removes what they name."""
     from sqlmodel import Session
 
     from app.db import make_engine
-    from app.store.retention import prune
+    from app.store.history import prune_versions
+    from app.store.retention import prune, today
 
     engine = make_engine(url)
     try:
         with Session(engine) as session:
             report = prune(session=session, days=days, apply=apply)
+            versions = prune_versions(session=session, days=history_days, apply=apply, on=today())
     finally:
         engine.dispose()
-    print("\n".join(report.lines()), flush=True)
+    print("\n".join([*report.lines(), *versions.lines()]), flush=True)
 
 
 def served_url(host: str, port: int) -> str:

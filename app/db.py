@@ -1,10 +1,11 @@
-"""The one database engine and the one session dependency."""
+"""The database engines (the primary, and an optional read database for the public reads)
+and the primary's session dependency; the read sessions' is app/deps.py's ReadSessionDep."""
 
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import Depends, Request
@@ -12,6 +13,8 @@ from sqlalchemy import Engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, create_engine
+
+T = TypeVar("T")
 
 # The bytes of JSON documents the current request had the database store (rosters, shares,
 # books, ledgers; a snapshot as its compressed bytes, count_bytes): the rate limits charge
@@ -109,36 +112,63 @@ def unreachable(url: str, error: BaseException) -> str:
 
 SessionFactory = Callable[[], AbstractContextManager[Session]]
 
+# A read session's `info` key for the request's primary session (app/deps.py): the one its
+# writes go to, and the one asked for a row the read database has not seen yet.
+PRIMARY = "caserne_primary"
+
 
 def session_factory(engine: Engine) -> SessionFactory:
     """How the app opens a session (tests swap in one that rolls back at the end)."""
     return lambda: Session(engine)
 
 
+def primary_of(session: Session) -> Session:
+    """The session writes go to: `session` itself, or the primary of a read session."""
+    primary: Session = session.info.get(PRIMARY, session)
+    return primary
+
+
+def on_primary(session: Session, find: Callable[[Session], T | None]) -> T | None:
+    """`find` asked of the primary when `session` reads from the read database (None when
+    it is the primary itself): for a row made a moment ago that a replica has not caught up
+    with, such as a share an API client reads right after making it (README « PostgreSQL
+    and several processes »). Only for rows that never change once made."""
+    primary = session.info.get(PRIMARY)
+    return None if primary is None else find(primary)
+
+
+async def close(
+    manager: AbstractContextManager[Session], session: Session, error: BaseException | None
+) -> None:
+    """Closes a request's session (`manager`'s): in the thread pool when a transaction is
+    still open or the request failed (closing hands its connection back, with a ROLLBACK),
+    shielded from the request's cancellation so that it is always closed; on the loop when
+    none is open (nothing to hand back: no trip to the thread pool)."""
+    if error is None and not session.in_transaction():
+        manager.__exit__(None, None, None)
+        return
+    with anyio.CancelScope(shield=True):
+        await anyio.to_thread.run_sync(
+            manager.__exit__,
+            None if error is None else type(error),
+            error,
+            None if error is None else error.__traceback__,
+        )
+
+
 async def get_session(request: Request) -> AsyncIterator[Session]:
-    """The request's session, opened on the event loop (a session does no I/O before its
-    first query) and closed in the thread pool when a transaction is still open (closing
-    hands its connection back, with a ROLLBACK), shielded from the request's cancellation
-    so that it is always closed; on the loop when none is (nothing to hand back). A plain
-    generator would cost two trips to the thread pool and back (issue 19)."""
+    """The request's session on the primary database (DATABASE_URL): every write, and every
+    read that must see the writes (the public reads' is app/deps.py's ReadSessionDep).
+    Opened on the event loop (a session does no I/O before its first query), closed by
+    `close`. A plain generator would cost two trips to the thread pool and back (issue 19)."""
     manager = request.app.state.session_factory()
     session = manager.__enter__()
     try:
         yield session
     except BaseException as error:
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(
-                manager.__exit__, type(error), error, error.__traceback__
-            )
+        await close(manager, session, error)
         raise
-    else:
-        if not session.in_transaction():
-            # Nothing to hand back (its last work was a commit, or it ended its reads):
-            # closing does no I/O, and costs no trip to the thread pool.
-            manager.__exit__(None, None, None)
-            return
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(manager.__exit__, None, None, None)
+    await close(manager, session, None)
 
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -1,19 +1,50 @@
-"""HTTP caching of immutable resources (shares and their exports): ETag, 304, Cache-Control,
-and a bounded in-process memory of what was already rendered."""
+"""HTTP caching of immutable resources (shares and their exports) and of pages named by the
+version of their data (a campaign's standings, a gang's public page): ETag, 304,
+Cache-Control, and a bounded in-process memory of what was already rendered."""
 
 import contextlib
+import functools
+import hashlib
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from cachetools import LRUCache
 from starlette.requests import Request
+
+from app.settings import ROOT
+
+# The files a page is computed and drawn with: their hash is part of the ETag of a page
+# named by its data's version (`build`).
+_DRAWN_WITH = ("app", "templates", "static", "data")
+_SOURCES = frozenset({".py", ".html", ".css", ".js", ".json", ".txt", ".svg", ".yaml", ".toml"})
 
 
 def immutable_headers(request: Request, etag: str) -> dict[str, str]:
     """Headers of a share: it never changes, so caches may keep it for SHARE_MAX_AGE."""
     max_age = request.app.state.settings.share_max_age
     return {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}, immutable"}
+
+
+@functools.cache
+def build() -> str:
+    """A short hash of the code, templates, static files and data this process serves (read
+    once): part of the ETag of every page named by its data's version, so that after a
+    deploy that changes how such a page is computed or drawn no copy is answered 304."""
+    digest = hashlib.sha256()
+    for folder in _DRAWN_WITH:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in _SOURCES and path.is_file():
+                digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def versioned_headers(request: Request, etag: str) -> dict[str, str]:
+    """Headers of a public page named by its data's version: caches may keep it
+    CAMPAIGN_MAX_AGE seconds, then revalidate it by its ETag."""
+    max_age = request.app.state.settings.campaign_max_age
+    return {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={max_age}"}
 
 
 def not_modified(request: Request, etag: str) -> bool:
@@ -65,3 +96,40 @@ class Memo(Generic[V]):
         item = (value, weight(key, value))
         with self.lock, contextlib.suppress(ValueError):
             self.cache[key] = item
+
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+
+
+class Entries(Generic[K, T]):
+    """A least-recently-used memory of up to `most` computed values (of a bounded size
+    each, so counted rather than weighed), and the lock that guards it."""
+
+    def __init__(self, most: int) -> None:
+        self.cache: LRUCache[K, T] = LRUCache(maxsize=most)
+        self.lock = threading.Lock()
+
+    def get(self, key: K) -> T | None:
+        with self.lock:
+            return self.cache.get(key)
+
+    def put(self, key: K, value: T) -> None:
+        with self.lock:
+            self.cache[key] = value
+
+
+_MEMORIES_LOCK = threading.Lock()
+
+
+def memory(request: Request, name: str, make: Callable[[], T]) -> T:
+    """The app's memory `name` (on app.state, one per app), made by `make` at its first use."""
+    state = request.app.state
+    found: T | None = getattr(state, name, None)
+    if found is None:
+        with _MEMORIES_LOCK:
+            found = getattr(state, name, None)
+            if found is None:
+                found = make()
+                setattr(state, name, found)
+    return found

@@ -93,6 +93,16 @@ def middleware(settings: Settings) -> list[Middleware]:
     ]
 
 
+def database(settings: Settings, url: str) -> Engine:
+    """An engine on `url`, its pool sized by the settings (DATABASE_POOL_SIZE, ...)."""
+    return make_engine(
+        url,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
+        prepare_threshold=settings.database_prepare_threshold,
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -120,13 +130,15 @@ def create_app(
     # What the play sheet and the mode partie need of each system (app/systems/play_traits.py).
     app.state.play_traits = {spec.id: spec.play for spec in specs if spec.play is not None}
     app.state.example_books = load_books(systems, specs)
-    app.state.engine = engine or make_engine(
-        settings.database_url,
-        pool_size=settings.database_pool_size,
-        max_overflow=settings.database_max_overflow,
-        prepare_threshold=settings.database_prepare_threshold,
-    )
+    app.state.engine = engine or database(settings, settings.database_url)
     app.state.session_factory = session_factory(app.state.engine)
+    # The public reads' database (DATABASE_READ_URL), when there is one: app/deps.py.
+    app.state.read_engine = (
+        database(settings, settings.database_read_url) if settings.database_read_url else None
+    )
+    app.state.read_session_factory = (
+        None if app.state.read_engine is None else session_factory(app.state.read_engine)
+    )
     app.state.heavy_pool = heavy.pool(settings.heavy_processes)
     app.state.heavy_queue = heavy.queue_of(settings)
     problems.install(app, html_error)

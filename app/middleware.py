@@ -12,7 +12,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.problems import PROBLEM_TYPE, TITLES
-from app.security.answers import refuse
+from app.security.answers import refuse, wants_page
 from app.security.tokens import mask_secrets
 
 # GZipMiddleware's settings (app/main.py): HTML, CSS, JS and JSON over 500 bytes leave
@@ -96,7 +96,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
             return
         messages: list[Message] = []
         size = 0
@@ -107,7 +107,7 @@ class BodyLimit:
                 break
             size += len(message.get("body", b""))
             if size > self.max_bytes:
-                await self._refuse(send)
+                await self._refuse(scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break
@@ -117,7 +117,21 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if wants_page(scope):
+            # A person's form (a carnet file too heavy, issue 30): said in French.
+            kilobytes = self.max_bytes // 1000
+            await refuse(
+                scope,
+                receive,
+                send,
+                status=413,
+                code="body_too_large",
+                detail=f"The request body is larger than {self.max_bytes} bytes.",
+                page_detail=f"Ce fichier ou ce formulaire est trop lourd : au plus {kilobytes} ko.",
+                headers={"Connection": "close"},
+            )
+            return
         body = json.dumps(
             {
                 "type": "about:blank",

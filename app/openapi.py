@@ -9,6 +9,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from app.exports.tts import TtsExport
 from app.security.routes import may_be_limited
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -48,6 +49,7 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
             components = schema.get("components", {}).get("schemas", {})
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
+            _unique_titles(components)
             app.openapi_schema = schema
         return app.openapi_schema
 
@@ -311,6 +313,7 @@ def _export_paths(schema: dict[str, Any]) -> None:
             operation = _export(summary, media, body, missing, gone=prefix == "s")
             operation["operationId"] = f"{name}_{ext}"
             paths[f"/{prefix}/{{code}}.{ext}"] = {"get": operation}
+    _tts_exports(paths, schema["components"]["schemas"])
     report = _export(
         "A battle's report in BBCode (the share its line pinned)",
         "text/plain",
@@ -324,3 +327,36 @@ def _export_paths(schema: dict[str, Any]) -> None:
         for method, operation in paths[template].items():
             _limit_responses(method.upper(), template, operation)
             _response_headers(operation)
+
+
+def _tts_exports(paths: dict[str, Any], components: dict[str, Any]) -> None:
+    """/s/{code}.tts.json and .tts.txt (docs/tts.md): Tabletop Simulator's objects."""
+    _, definitions = models_json_schema(
+        [(TtsExport, "serialization")], ref_template="#/components/schemas/{model}"
+    )
+    for name, definition in definitions.get("$defs", {}).items():
+        components.setdefault(name, definition)
+    exported = {"$ref": "#/components/schemas/TtsExport"}
+    for ext, media, body, missing in (
+        ("tts.json", "application/json", exported, PROBLEM),
+        ("tts.txt", "text/plain", {"type": "string"}, {**PAGE, **PROBLEM}),
+    ):
+        summary = f"Tabletop Simulator's objects of a roster share ({ext})"
+        operation = _export(summary, media, body, missing, gone=True)
+        operation["operationId"] = f"export_share_{ext.replace('.', '_')}"
+        paths[f"/s/{{code}}.{ext}"] = {"get": operation}
+
+
+def _unique_titles(components: dict[str, Any]) -> None:
+    """Two components never share a title: generators name their classes after it, and
+    openapi-python-client dropped both (and every answer using them) on a clash (a model and
+    its -Input/-Output variants, two modules' models of one name). A shared title becomes the
+    component's own name, in CamelCase (FileLine-Output: FileLineOutput)."""
+    titles: dict[str, list[str]] = {}
+    for name, component in components.items():
+        titles.setdefault(component.get("title", name), []).append(name)
+    for names in titles.values():
+        if len(names) > 1:
+            for name in names:
+                words = re.split(r"[^0-9A-Za-z]+", name)
+                components[name]["title"] = "".join(w[:1].upper() + w[1:] for w in words)

@@ -20,6 +20,7 @@ from app.campaigns.errors import (
     OrganiserTokenMissing,
 )
 from app.campaigns.ledger import LedgerError
+from app.carnet_file.export import FileTooLarge
 from app.carnet_service import (
     CarnetError,
     CarnetFull,
@@ -29,6 +30,7 @@ from app.carnet_service import (
     NoSuchCarnet,
     NotInCarnet,
 )
+from app.history_service import NoSuchVersion
 from app.problems import ApiError, FieldError, problem_response
 from app.roster_service import (
     NoSuchRoster,
@@ -121,6 +123,10 @@ def _missing(api: str, page: str, code: str, param: str) -> Answer:
     return Answer(404, _const(api), page, code, ("path", param))
 
 
+def _unknown(error: RosterError, _subject: str) -> str:
+    return f"Unknown game system {error.system!r}." if isinstance(error, UnknownSystem) else ""
+
+
 def _wrong_system(error: RosterError, subject: str) -> str:
     system = error.system if isinstance(error, WrongSystem) else ""
     return f"This {subject} is a {system!r} {subject}: its system cannot change."
@@ -136,6 +142,11 @@ KEY_CHANGED = "La clé de ce carnet a été changée : ce lien n'ouvre plus rien
 # book that does not exist and for one of another carnet.
 NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
 AUTHORIZATION = ("header", "authorization")
+SYSTEM = ("body", "system")
+VERSION = ("path", "version")
+NOT_KEPT = "This roster keeps no such version (docs/history.md: how many are kept)."
+TOO_BIG_FILE = "Ce carnet tient plus qu'un fichier ne peut (docs/carnet-file.md)."
+NOT_KEPT_PAGE = "Cette version n'est pas (ou plus) gardée dans l'historique de la liste."
 BEARER = {"WWW-Authenticate": "Bearer"}
 
 # Most specific first: the first class an error is an instance of answers it. Each `code`
@@ -145,6 +156,8 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
         NoSuchRoster,
         _missing("No such roster.", "Cette liste n'existe pas.", "roster_not_found", "roster_id"),
     ),
+    (NoSuchVersion, Answer(404, _const(NOT_KEPT), NOT_KEPT_PAGE, "version_not_found", VERSION)),
+    (FileTooLarge, Answer(413, _own_words, TOO_BIG_FILE, "carnet_file_too_large")),
     (
         NoSuchBook,
         _missing("No such book.", "Ce livre d'armée n'existe pas.", "book_not_found", "book_id"),
@@ -168,18 +181,7 @@ TABLE: tuple[tuple[type[RosterError], Answer], ...] = (
             ("path", "book_id"),
         ),
     ),
-    (
-        UnknownSystem,
-        Answer(
-            422,
-            lambda e, _s: (
-                f"Unknown game system {e.system!r}." if isinstance(e, UnknownSystem) else ""
-            ),
-            "Système de jeu inconnu.",
-            "unknown_system",
-            ("body", "system"),
-        ),
-    ),
+    (UnknownSystem, Answer(422, _unknown, "Système de jeu inconnu.", "unknown_system", SYSTEM)),
     (TokenMissing, _authorization(401, _private, PRIVATE, "edit_token_missing")),
     (TokenRefused, _authorization(403, _wrong_token, PRIVATE, "edit_token_refused")),
     (

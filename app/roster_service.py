@@ -17,8 +17,10 @@ from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from app.hooks import DocumentT, counted
+from app.roster_history import book_version, changes, points_of
 from app.store import carnets as carnet_store
 from app.store import rosters as store
+from app.store.history import Kept
 from app.store.models import Roster, Share, as_utc
 from app.systems.base import AnySystem, RosterResult, RosterSummary
 
@@ -192,6 +194,8 @@ def entries_changed(
 class RosterService:
     session: Session
     systems: Mapping[str, AnySystem]
+    # Where its saves come from, as each kept version says: "page", "api", "file"...
+    origin: str = "page"
 
     def system(self, roster: Roster) -> AnySystem:
         return self.systems[roster.system]
@@ -231,17 +235,46 @@ class RosterService:
         of them (app/hooks.py: a gang's dead and retired fighters)."""
         return counted(self.session, roster, document)
 
-    def create(self, document: BaseModel) -> tuple[Roster, str]:
-        """Stores a parsed document; returns the roster and its edit token (shown once)."""
+    def create(self, document: BaseModel, summary: str = "Liste créée") -> tuple[Roster, str]:
+        """Stores a parsed document; returns the roster and its edit token (shown once).
+        Its first kept version says `summary`."""
         stored = document.model_dump(mode="json")
-        encoded(stored, "roster", ROSTER_MAX_BYTES)
+        text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
+        made = card(self.systems[stored["system"]], document)
         return store.create_roster(
             session=self.session,
             system=stored["system"],
             name=stored.get("name", ""),
             document=stored,
-            card=card(self.systems[stored["system"]], document),
+            card=made,
+            history=Kept([summary], None, points_of(made), self.origin, text),
         )
+
+    def kept(
+        self,
+        roster: Roster,
+        stored: dict[str, Any],
+        text: str,
+        checked: tuple[BaseModel, BaseModel, dict[str, Any]],
+        heading: str | None = None,
+    ) -> Kept | None:
+        """The version a save of `stored` (as JSON `text`) keeps: what changed since the
+        stored document, in a player's words; None for a save that changes nothing.
+        `checked`: the document, what its totals count, and its card."""
+        if heading is None and stored == roster.document:
+            return None
+        document, counted_as, made = checked
+        system = self.system(roster)
+        # The names the validation gives the new entries, when it validated them all (a
+        # gang's dead leave what it validated: their names are then asked one by one).
+        names = None
+        if counted_as is document:
+            names = [entry.name for entry in check(system, document)[0].entries]
+        before = roster.document
+        said = changes(system, before, stored, names=names, book=book_version(self.session))
+        summary = said.lines if heading is None else [heading, *said.lines]
+        counts = said.counts if heading is None else None
+        return Kept(summary, counts, points_of(made), self.origin, text)
 
     def replace(
         self,
@@ -249,14 +282,21 @@ class RosterService:
         expected_version: int,
         document: BaseModel,
         counted_as: BaseModel | None = None,
+        heading: str | None = None,
     ) -> Roster:
         """Compare-and-swap: StaleVersion when the roster moved on since `expected_version`.
         `counted_as`: what its totals count, when the caller knows it (else the features
-        registered in app/hooks.py say: a gang's dead and retired fighters leave them)."""
+        registered in app/hooks.py say: a gang's dead and retired fighters leave them).
+        The save is kept as a version (none for a save that changes nothing), its summary
+        headed by `heading` when given (« Version 3 rétablie »)."""
         stored = document.model_dump(mode="json")
         if stored["system"] != roster.system:
             raise WrongSystem(roster.system)
         text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
+        if counted_as is None:
+            counted_as = counted(self.session, roster, document)
+        # What leaves every total (a gang's dead) leaves the library's totals too.
+        made = card(self.system(roster), counted_as)
         try:
             return store.update_roster(
                 session=self.session,
@@ -265,11 +305,8 @@ class RosterService:
                 name=stored.get("name", ""),
                 document=stored,
                 document_json=text,
-                # What leaves every total (a gang's dead) leaves the library's totals too.
-                card=card(
-                    self.system(roster),
-                    counted(self.session, roster, document) if counted_as is None else counted_as,
-                ),
+                card=made,
+                history=self.kept(roster, stored, text, (document, counted_as, made), heading),
             )
         except store.StaleVersion as stale:
             raise StaleVersion(stale.current) from None

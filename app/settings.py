@@ -15,6 +15,12 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = f"sqlite:///{ROOT / 'caserne.sqlite3'}"
+    # An optional second URL the public reads use (a PostgreSQL replica, a read-only role,
+    # a SQLite file opened with ?mode=ro): share pages and exports, published books,
+    # campaign standings and public gang pages, the catalogue pages, GET /api/v1/shares/...
+    # Empty: everything on DATABASE_URL. Writes, the editor and every request carrying a
+    # carnet cookie or a token stay on DATABASE_URL (app/deps.py, ReadSessionDep).
+    database_read_url: str = ""
     # PostgreSQL only: connections each process keeps open, and how many more it may open at
     # a peak (SQLAlchemy's pool_size and max_overflow). A process holds up to their sum:
     # processes × (pool + overflow) must stay under the server's max_connections (100 by
@@ -51,6 +57,9 @@ class Settings(BaseSettings):
     engine_memo: bool = True
     # Seconds a share may be cached by browsers and proxies (shares never change).
     share_max_age: int = 86_400
+    # Seconds the standings and a gang's public page may be cached by browsers and proxies
+    # (they change with the campaign; a copy is revalidated by its ETag, answered 304).
+    campaign_max_age: int = Field(default=60, ge=0, le=86_400)
     # Hosts accepted in the Host header when PUBLIC_URL is empty (comma-separated; "*" for
     # any). With PUBLIC_URL set, every request is answered as PUBLIC_URL's host.
     allowed_hosts: str = "localhost,127.0.0.1,testserver,[::1]"

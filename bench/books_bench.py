@@ -8,20 +8,11 @@ own work, not the network. Prints figures; passes or fails on nothing.
 
 import argparse
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from fastapi.testclient import TestClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from app.db import make_engine
-from app.main import create_app
-from app.settings import Settings
+from inprocess import in_process_client
 
 
 def unit(index: int) -> dict[str, Any]:
@@ -61,92 +52,81 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=10)
     rounds = parser.parse_args().rounds
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        engine = make_engine(url)
-        from sqlmodel import SQLModel
+    with in_process_client() as client:
+        body = {"system": "nolimits", "name": "Bench", "units": [unit(i) for i in range(200)]}
+        created = client.post("/api/v1/books", json=body)
+        assert created.status_code == 201, created.text
+        book = created.json()
+        auth = {"Authorization": f"Bearer {book['edit_token']}"}
+        version = [book["version"]]
 
-        SQLModel.metadata.create_all(engine)
-        settings = Settings(
-            database_url=url, rate_limit_create="", rate_limit_share="", rate_limit_write=""
-        )
-        app = create_app(settings=settings, engine=engine)
-        with TestClient(app) as client:
-            body = {"system": "nolimits", "name": "Bench", "units": [unit(i) for i in range(200)]}
-            created = client.post("/api/v1/books", json=body)
-            assert created.status_code == 201, created.text
-            book = created.json()
-            auth = {"Authorization": f"Bearer {book['edit_token']}"}
-            version = [book["version"]]
+        def publish_changed() -> None:
+            body["name"] = f"Bench {version[0]}"
+            replaced = client.put(
+                f"/api/v1/books/{book['id']}",
+                json=body,
+                headers={**auth, "If-Match": str(version[0])},
+            )
+            version[0] = replaced.json()["version"]
+            assert (
+                client.post(f"/api/v1/books/{book['id']}/shares", headers=auth).status_code == 201
+            )
 
-            def publish_changed() -> None:
-                body["name"] = f"Bench {version[0]}"
-                replaced = client.put(
-                    f"/api/v1/books/{book['id']}",
-                    json=body,
-                    headers={**auth, "If-Match": str(version[0])},
-                )
-                version[0] = replaced.json()["version"]
-                assert (
-                    client.post(f"/api/v1/books/{book['id']}/shares", headers=auth).status_code
-                    == 201
-                )
-
-            code = client.post(f"/api/v1/books/{book['id']}/shares", headers=auth).json()["code"]
-            drawn = [
-                {
-                    "custom": u["definition"],
-                    "name": u["name"],
-                    "count": 1,
-                    "source": {"book": code, "unit": u["id"]},
-                }
-                for u in body["units"][:50]
-            ]
-            roster = {"system": "nolimits", "name": "Tirée du livre", "entries": drawn}
-            made = client.post("/api/v1/rosters", json=roster).json()
-            shared = client.post(
-                f"/api/v1/rosters/{made['id']}/shares",
-                headers={"Authorization": f"Bearer {made['edit_token']}"},
-            ).json()["code"]
-            rows = [
-                (
-                    "create 200 units (POST /api/v1/books)",
-                    timed(lambda: client.post("/api/v1/books", json=body), rounds),
+        code = client.post(f"/api/v1/books/{book['id']}/shares", headers=auth).json()["code"]
+        drawn = [
+            {
+                "custom": u["definition"],
+                "name": u["name"],
+                "count": 1,
+                "source": {"book": code, "unit": u["id"]},
+            }
+            for u in body["units"][:50]
+        ]
+        roster = {"system": "nolimits", "name": "Tirée du livre", "entries": drawn}
+        made = client.post("/api/v1/rosters", json=roster).json()
+        shared = client.post(
+            f"/api/v1/rosters/{made['id']}/shares",
+            headers={"Authorization": f"Bearer {made['edit_token']}"},
+        ).json()["code"]
+        rows = [
+            (
+                "create 200 units (POST /api/v1/books)",
+                timed(lambda: client.post("/api/v1/books", json=body), rounds),
+            ),
+            ("replace + publish 200 units (new version)", timed(publish_changed, rounds)),
+            (
+                "publish unchanged (200, same code)",
+                timed(
+                    lambda: client.post(f"/api/v1/books/{book['id']}/shares", headers=auth),
+                    rounds,
                 ),
-                ("replace + publish 200 units (new version)", timed(publish_changed, rounds)),
-                (
-                    "publish unchanged (200, same code)",
-                    timed(
-                        lambda: client.post(f"/api/v1/books/{book['id']}/shares", headers=auth),
-                        rounds,
+            ),
+            (
+                "read published (GET /api/v1/book-shares/{code})",
+                timed(lambda: client.get(f"/api/v1/book-shares/{code}"), rounds),
+            ),
+            ("page /a/{code}", timed(lambda: client.get(f"/a/{code}"), rounds)),
+            (
+                # Drawn from a book, the share page looks up each origin and whether the
+                # book has a newer version: rendered every time (never memoized).
+                "share page of the 50 drawn entries (/s/{code}, origins + newer)",
+                timed(lambda: client.get(f"/s/{shared}"), rounds),
+            ),
+            (
+                "its text export (/s/{code}.txt, with origins)",
+                timed(lambda: client.get(f"/s/{shared}.txt"), rounds),
+            ),
+            (
+                "validate 50 drawn entries (POST .../nolimits/validate, uncached)",
+                timed(
+                    lambda: client.post(
+                        "/api/v1/systems/nolimits/validate",
+                        json={**roster, "name": f"x{time.perf_counter()}"},
                     ),
+                    rounds,
                 ),
-                (
-                    "read published (GET /api/v1/book-shares/{code})",
-                    timed(lambda: client.get(f"/api/v1/book-shares/{code}"), rounds),
-                ),
-                ("page /a/{code}", timed(lambda: client.get(f"/a/{code}"), rounds)),
-                (
-                    # Drawn from a book, the share page looks up each origin and whether the
-                    # book has a newer version: rendered every time (never memoized).
-                    "share page of the 50 drawn entries (/s/{code}, origins + newer)",
-                    timed(lambda: client.get(f"/s/{shared}"), rounds),
-                ),
-                (
-                    "its text export (/s/{code}.txt, with origins)",
-                    timed(lambda: client.get(f"/s/{shared}.txt"), rounds),
-                ),
-                (
-                    "validate 50 drawn entries (POST .../nolimits/validate, uncached)",
-                    timed(
-                        lambda: client.post(
-                            "/api/v1/systems/nolimits/validate",
-                            json={**roster, "name": f"x{time.perf_counter()}"},
-                        ),
-                        rounds,
-                    ),
-                ),
-            ]
+            ),
+        ]
     print(f"rounds: {rounds}; milliseconds (median, max)")
     for label, (median, worst) in rows:
         print(f"{label:70s} {median:8.1f} {worst:8.1f}")

@@ -9,20 +9,12 @@ Caserne's own work, not the network. Prints figures; passes or fails on nothing.
 
 import argparse
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from app.db import make_engine
-from app.main import create_app
-from app.settings import Settings
+from inprocess import in_process_client
 
 PROFILE = {"M": 4, "CC": 3, "CT": 3, "F": 3, "E": 3, "PV": 1, "I": 3, "A": 1, "Cd": 7}
 
@@ -80,20 +72,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=10)
     rounds = parser.parse_args().rounds
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        engine = make_engine(url)
-        from sqlmodel import SQLModel
-
-        SQLModel.metadata.create_all(engine)
-        settings = Settings(
-            database_url=url, rate_limit_create="", rate_limit_share="", rate_limit_write=""
-        )
-        app = create_app(settings=settings, engine=engine)
-        with TestClient(app, follow_redirects=False) as client:
-            client.headers["Sec-Fetch-Site"] = "same-origin"
-            for battles in (0, 50, 200):
-                measure(client, battles, rounds)
+    with in_process_client(follow_redirects=False) as client:
+        client.headers["Sec-Fetch-Site"] = "same-origin"
+        for battles in (0, 50, 200):
+            measure(client, battles, rounds)
 
 
 if __name__ == "__main__":

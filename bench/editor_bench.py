@@ -114,10 +114,16 @@ class Timed:
 
 
 def saves(
-    client: TestClient, path: str, headers: dict[str, str], fields: list[tuple[str, str]], n: int
+    client: TestClient,
+    path: str,
+    headers: dict[str, str],
+    fields: list[tuple[str, str]],
+    n: int,
+    before_each: Any = None,
 ) -> tuple[float, list[float]]:
     """`n` count changes on row 0 (1 <-> 2), each based on the last answer's version (kept
-    in `fields` for the next call)."""
+    in `fields` for the next call); `before_each()` before each, when given
+    (history_bench.py ages the list's versions)."""
     version = dict(fields)["version"]
     kept = [(k, v) for k, v in fields if k not in ("version", "entry-0-count")]
     if WHOLE_FORM:
@@ -128,6 +134,8 @@ def saves(
     cpu = 0.0
     walls = []
     for i in range(n):
+        if before_each is not None:
+            before_each()
         body = urlencode([*kept, ("entry-0-count", str(1 + i % 2)), ("version", version)])
         start_cpu, start = time.process_time(), time.perf_counter()
         answer = client.post(target, content=body, headers=headers)

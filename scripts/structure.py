@@ -40,12 +40,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "app.hooks",  # the roster core's hooks, which features register into
             "app.roster_service",
+            "app.roster_history",  # what a save changed, in words (a list's kept versions)
+            "app.history_service",
             "app.carnet_service",
             "app.book_service",
             "app.book_units",
         ),
     ),
-    ("features", ("app.campaigns",)),
+    ("features", ("app.campaigns", "app.carnet_file", "app.imports")),
     (
         "http",
         (

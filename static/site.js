@@ -92,3 +92,16 @@ const focusableScrollers = () => {
 document.addEventListener("DOMContentLoaded", focusableScrollers);
 document.addEventListener("htmx:afterSettle", focusableScrollers);
 window.addEventListener("resize", focusableScrollers);
+
+// « Importer une liste »: a file dropped on the text box is read into it (without scripts,
+// the page's file field sends it).
+document.addEventListener("dragover", (event) => {
+  if (event.target.closest?.("[data-drop-file]")) event.preventDefault();
+});
+document.addEventListener("drop", (event) => {
+  const box = event.target.closest?.("[data-drop-file]");
+  const file = event.dataTransfer?.files?.[0];
+  if (!box || !file) return;
+  event.preventDefault();
+  file.text().then((text) => { box.value = text; }).catch(() => {});
+});

@@ -25,7 +25,7 @@ os.environ.setdefault("CASERNE_EXTRA_SYSTEMS", "tests.toy.spec")
 import sqlite3
 from collections.abc import Iterator
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from alembic.config import Config
@@ -76,6 +76,14 @@ def drop_schema(url: str, schema: str) -> None:
     with admin.begin() as conn:
         conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
     admin.dispose()
+
+
+def missing(reason: str, required_by: str) -> NoReturn:
+    """A tool a test needs is missing: skipped with `reason`, or a failure when the
+    environment variable `required_by` is 1 (CI: CASERNE_REQUIRE_BROWSER, ...)."""
+    if os.environ.get(required_by) == "1":
+        pytest.fail(f"{reason} ({required_by}=1)", pytrace=False)
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")

@@ -215,10 +215,22 @@ def test_prune_reports_by_default_and_removes_with_apply(unversioned_url: str) -
             "  not viewed for 180 days: 1",
             "  kept, pinned (a battle, a campaign, the newest of a list): 1",
         ]
-        assert lines[-1] == "would remove: 2 shares (dry run: nothing removed; --apply removes)"
-        done = caserne("prune", "--apply", "--days", "30", database_url=unversioned_url)
+        assert lines[6] == "would remove: 2 shares (dry run: nothing removed; --apply removes)"
+        # Then the lists' versions (docs/history.md): none kept here.
+        assert lines[7:] == [
+            "caserne prune: 0 list versions; saved before "
+            f"{(datetime.now(UTC).date() - timedelta(days=365)).isoformat()} (365 days), not "
+            "among their list's last 10 saves nor its newest, or of a deleted list: 0",
+            "  their documents as stored: 0 bytes",
+            "would remove: 0 list versions (dry run: nothing removed; --apply removes)",
+        ]
+        done = caserne(
+            "prune", "--apply", "--days", "30", "--history-days", "30", database_url=unversioned_url
+        )
         assert done.returncode == 0, done.stderr
-        assert done.stdout.splitlines()[-1] == "removed: 2 shares"
+        assert done.stdout.splitlines()[6] == "removed: 2 shares"
+        assert "(30 days)" in done.stdout.splitlines()[7]
+        assert done.stdout.splitlines()[-1] == "removed: 0 list versions"
         with Session(engine) as session:
             left = session.exec(select(Share.code)).all()
         assert left == ["code1"]

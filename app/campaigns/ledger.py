@@ -13,8 +13,12 @@ the players enter them, nothing here invents a number.
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from app.campaigns.lines import FighterOutcome as FighterOutcome
+from app.campaigns.lines import Line as Line
+from app.campaigns.lines import Outcome
+from app.campaigns.lines import StatChange as StatChange
 from app.roster_service import RosterError
 from app.systems.campaign_traits import CampaignTraits
 
@@ -35,41 +39,6 @@ class LedgerError(RosterError, ValueError):
     def __init__(self, code: str, message: str, path: Sequence[str | int]) -> None:
         self.code, self.path = code, tuple(path)
         super().__init__(message)
-
-
-@dataclass(frozen=True)
-class StatChange:
-    stat: str
-    by: int
-    cause: str
-
-
-@dataclass(frozen=True)
-class FighterOutcome:
-    entry: int
-    xp: int = 0
-    changes: tuple[StatChange, ...] = ()
-    rep: int | None = None
-    state: str | None = None  # None: unchanged
-    count: int | None = None  # the entry's figures when the line was recorded
-
-
-@dataclass(frozen=True)
-class Line:
-    """One battle line of a ledger, as stored (numbers from 1)."""
-
-    battle: int
-    result: str
-    fighters: tuple[FighterOutcome, ...] = ()
-    points: int | None = None
-    corrects: int | None = None
-    campaign: str | None = None
-    opponent_roster: str | None = None
-    recruits: int = 0
-    # False for a line the organiser voided, its opponent disputed, or that confirms the
-    # other gang's line of the same battle (that line counts for both).
-    counted: bool = True
-    voided: bool = False
 
 
 def apply(
@@ -263,7 +232,7 @@ def active_document(document: Mapping[str, Any], states: Sequence[str]) -> dict[
     return {**document, "entries": kept}
 
 
-def correction_of(lines: Sequence[Line]) -> dict[int, int]:
+def correction_of(lines: Sequence[Outcome]) -> dict[int, int]:
     """battle number → number of the latest line that corrects it."""
     by: dict[int, int] = {}
     for line in lines:
@@ -293,7 +262,10 @@ class Standing:
         self.points += points
 
 
-def effective(lines: Sequence[Line]) -> list[tuple[Line, str, int]]:
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
+
+
+def effective(lines: Sequence[OutcomeT]) -> list[tuple[OutcomeT, str, int]]:
     """Each battle of a ledger (corrections folded in): the line, its result and points
     as the latest correction says (a correction without a score keeps the points)."""
     numbers = {line.battle: line for line in lines}
@@ -322,32 +294,64 @@ def standings(
     campaign counts once for each, the other's result opposite and its points the
     recorder's only; XP and fighters lost come from each gang's own lines. `gangs` is
     (roster, name, latest share); `counts[roster][i]` the figures of entry i."""
+    mine = {
+        roster: [ln for ln in lines if ln.campaign == campaign] for roster, lines in ledgers.items()
+    }
+    done = {roster: losses(lines, counts.get(roster, ())) for roster, lines in mine.items()}
+    return table_of(gangs, mine, done)
+
+
+@dataclass(frozen=True)
+class Losses:
+    """What a gang's lines did to its fighters, as the standings count it: the XP each line
+    gave (by battle number), and the figures dead after them all."""
+
+    xp: Mapping[int, int]
+    fighters_lost: int
+
+
+def losses(lines: Sequence[Line], sizes: Sequence[int]) -> Losses:
+    """`lines`: a gang's lines of one campaign, in order; `sizes[i]`: the figures of entry
+    i as the list has them now (an entry no longer in it counts as its line recorded it).
+    Depends on the lines' fighters and the list only, never on verdicts or voids: what a
+    gang's version names (app/campaigns/views.py remembers it so)."""
+    states: dict[int, str] = {}
+    recorded: dict[int, int] = {}  # figures of entries no longer in the list
+    xp: dict[int, int] = {}
+    for line in lines:
+        xp[line.battle] = sum(f.xp for f in line.fighters)
+        for fighter in line.fighters:
+            if fighter.state is not None:
+                states[fighter.entry] = fighter.state
+            if fighter.count is not None:
+                recorded[fighter.entry] = fighter.count
+    lost = sum(
+        sizes[i] if i < len(sizes) else recorded.get(i, 1) for i, s in states.items() if s == "dead"
+    )
+    return Losses(xp, lost)
+
+
+def table_of(
+    gangs: Sequence[tuple[str, str, str | None]],
+    ledgers: Mapping[str, Sequence[Outcome]],
+    done: Mapping[str, Losses],
+) -> list[Standing]:
+    """The table from each gang's lines of the campaign (their results, verdicts and voids:
+    `ledgers`) and what they did to its fighters (`done`), ranked: wins, draws, points."""
     table = {roster: Standing(roster, name, share) for roster, name, share in gangs}
     for roster, lines in ledgers.items():
-        mine = [line for line in lines if line.campaign == campaign]
-        for line, result, points in effective(mine):
+        if roster not in table:
+            continue
+        for line, result, points in effective(lines):
             if not line.counted:
                 continue
             table[roster].count(result, points)
             other = line.opponent_roster
             if other is not None and other in table and other != roster:
                 table[other].count(OPPOSITE[result], 0)
-        states: dict[int, str] = {}
-        recorded: dict[int, int] = {}  # figures of entries no longer in the list
-        for line in mine:
-            if not line.voided:
-                table[roster].xp += sum(f.xp for f in line.fighters)
-            for fighter in line.fighters:
-                if fighter.state is not None:
-                    states[fighter.entry] = fighter.state
-                if fighter.count is not None:
-                    recorded[fighter.entry] = fighter.count
-        sizes = counts.get(roster, ())
-        table[roster].fighters_lost = sum(
-            sizes[i] if i < len(sizes) else recorded.get(i, 1)
-            for i, s in states.items()
-            if s == "dead"
-        )
+        gang = done.get(roster, Losses({}, 0))
+        table[roster].xp += sum(gang.xp.get(line.battle, 0) for line in lines if not line.voided)
+        table[roster].fighters_lost = gang.fighters_lost
     return sorted(
         table.values(), key=lambda s: (-s.wins, -s.draws, -s.points, s.name.casefold(), s.roster)
     )

@@ -3,54 +3,132 @@ gang's own lines, and those other gangs of a campaign recorded against it, their
 turned as their corrections say."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
 
 from app.campaigns import ledger
-from app.campaigns import states as fighters_of
 from app.campaigns.ledger import Line
+from app.store import campaign_reads as reads
 from app.store import campaigns as store
 from app.store.models import Battle, Roster, as_utc
 
 
+@dataclass(frozen=True)
+class Page:
+    """A page of a gang's ledger as asked: its number (from 1) and its size in lines."""
+
+    number: int
+    size: int
+
+    def pages(self, count: int) -> int:
+        """How many pages `count` lines fill (at least one, maybe empty)."""
+        return max(1, -(-count // self.size))
+
+    def shown(self, count: int) -> int:
+        """The page shown: the one asked, or the last when fewer lines are there."""
+        return min(self.number, self.pages(count))
+
+
 def battles(
-    session: Session,
-    roster: Roster,
-    rows: Sequence[Battle],
-    document: Mapping[str, Any],
-    until: datetime | None,
-    most: int,
+    session: Session, roster: Roster, rows: Sequence[Battle], until: datetime | None, most: int
 ) -> list[dict[str, Any]]:
-    """Oldest first. Bounded whatever others recorded: this gang's ledger `rows` (its own,
-    read against `document`), one query for the latest `most` lines naming it with their
-    corrections (up to `until`, when given), one for the recorders' names."""
-    fixed = ledger.correction_of(fighters_of.lines_of(rows, document))
-    out = [
-        (row.created_at, row.id or 0, line_out(row, roster.id, fixed.get(row.number)))
-        for row in rows
-    ]
+    """Oldest first. Bounded whatever others recorded: this gang's ledger `rows` (its own),
+    one query for the latest `most` lines naming it with their corrections (up to `until`,
+    when given), one for the recorders' names, one for the lines its own record again."""
+    fixed = corrected_by(rows)
     theirs = store.mirrored(session=session, roster_id=roster.id, limit=most, until=until)
     named = [r.opponent_roster_id for r in rows if r.opponent_roster_id]
     recorders = store.names(session=session, roster_ids=[*named, *(r.roster_id for r in theirs)])
-    for _when, _id, mine in out:
-        # A line naming a gang of the campaign and no opponent in words names that gang.
-        if mine["opponent_roster"] and not mine["opponent"]:
-            mine["opponent"] = recorders.get(mine["opponent_roster"], "")
     confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
     same = store.lines_by_id(session=session, ids=confirmed)
-    for _when, _id, mine in out:
-        other = same.get(mine.pop("_confirms", None) or -1)
-        if other is not None:
-            mine["same_as"] = {"recorded_by": other.roster_id, "battle": other.number}
+    out = [
+        (row.created_at, row.id or 0, own_line(row, roster.id, fixed, recorders, same))
+        for row in rows
+    ]
     out += against(theirs, recorders, confirmed)
     out.sort(key=lambda item: (as_utc(item[0]), item[1]))
     return [line for _when, _id, line in out]
 
 
+def corrected_by(rows: Sequence[Battle]) -> dict[int, int]:
+    """Battle number → the number of the latest own line that corrects it."""
+    return {row.corrects: row.number for row in rows if row.corrects is not None}
+
+
+def own_line(
+    row: Battle,
+    recorder: str,
+    fixed: Mapping[int, int],
+    recorders: Mapping[str, str],
+    same: Mapping[int, Battle],
+) -> dict[str, Any]:
+    """A line of this gang's own ledger as `battles` gives it: a line naming a gang of the
+    campaign and no opponent in words names that gang (`recorders`: id → name), a line
+    recording again another gang's (`same`: id → that line) says which."""
+    mine = line_out(row, recorder, fixed.get(row.number))
+    if mine["opponent_roster"] and not mine["opponent"]:
+        mine["opponent"] = recorders.get(mine["opponent_roster"], "")
+    other = same.get(mine.pop("_confirms", None) or -1)
+    if other is not None:
+        mine["same_as"] = {"recorded_by": other.roster_id, "battle": other.number}
+    return mine
+
+
+def ledger_page(
+    session: Session, roster: Roster, rows: Sequence[Battle], until: datetime | None, page: Page
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the gang page's ledger, newest first, and how many lines it has in all:
+    its own `rows` (read already) and the lines others recorded against it (up to `until`,
+    when given), as `battles` gives them. What is read past `rows` is bounded by the page,
+    whatever the ledgers hold: the newest lines against it down to this page and their
+    number, the corrections and names of the lines shown, the lines its own record again."""
+    confirmed = {row.confirms_id for row in rows if row.confirms_id is not None}
+    # Down to the page asked for: a page past the last finds them all (at most MAX_PAGE
+    # pages' worth), and shows the last.
+    theirs, against_it = reads.newest_against(
+        session=session,
+        roster_id=roster.id,
+        limit=page.number * page.size,
+        leave_out=confirmed,
+        until=until,
+    )
+    count = len(rows) + against_it
+    first = (page.shown(count) - 1) * page.size
+    merged: list[tuple[datetime, int, Battle | store.Mirrored]] = [
+        *((as_utc(row.created_at), row.id or 0, row) for row in rows),
+        *((as_utc(row.created_at), row.id, row) for row in theirs),
+    ]
+    merged.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    shown = [row for _when, _id, row in merged[first : first + page.size]]
+    mine = [row for row in shown if isinstance(row, Battle)]
+    others = [row for row in shown if not isinstance(row, Battle)]
+    corrections = reads.corrections_against(
+        session=session,
+        roster_id=roster.id,
+        lines=[(row.roster_id, row.number) for row in others],
+        until=until,
+    )
+    named = [row.opponent_roster_id for row in mine if row.opponent_roster_id]
+    recorders = store.names(session=session, roster_ids=[*named, *(r.roster_id for r in others)])
+    same = store.lines_by_id(session=session, ids={r.confirms_id for r in mine if r.confirms_id})
+    fixed = corrected_by(rows)
+    turned = {row_id: line for _when, row_id, line in against([*others, *corrections], recorders)}
+    lines = [
+        own_line(row, roster.id, fixed, recorders, same)
+        if isinstance(row, Battle)
+        else turned.get(row.id)
+        for row in shown
+    ]
+    return [line for line in lines if line is not None], count
+
+
 def against(
-    theirs: Sequence[store.Mirrored], recorders: Mapping[str, str], confirmed: set[int]
+    theirs: Sequence[store.Mirrored],
+    recorders: Mapping[str, str],
+    confirmed: frozenset[int] | set[int] = frozenset(),
 ) -> list[tuple[datetime, int, dict[str, Any]]]:
     """The lines other gangs recorded against this one, as this gang reads them: their
     result turned (as their corrections leave it), their fighters not shown; a line this

@@ -5,7 +5,6 @@ Refusals are the exceptions below (the edges answer them); `ledger` does the ari
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -20,8 +19,9 @@ from app.campaigns.errors import (
     NotOrganiser,
     OrganiserTokenMissing,
 )
-from app.campaigns.ledger import LedgerError, Line
+from app.campaigns.ledger import LedgerError
 from app.campaigns.models import BattleIn, CampaignIn
+from app.campaigns.report import RESULTS
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     SNAPSHOT_MAX_BYTES,
@@ -30,10 +30,10 @@ from app.roster_service import (
     card,
     encoded,
     snapshot,
+    stored_json,
 )
 from app.store import campaigns as store
 from app.store import carnets as carnet_store
-from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign, Carnet, Roster, Share
 from app.systems import registry
 from app.systems.base import AnySystem
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 # A campaign holds at most this many gangs (a club's; it sizes the standings).
-CAMPAIGN_MAX_GANGS = 64
+CAMPAIGN_MAX_GANGS = store.CAMPAIGN_MAX_GANGS
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
 
@@ -100,8 +100,13 @@ class CampaignService:
         points = self._points(system, body)
         after = recording.applied(system, traits_of(system.id), roster.document, rows, body)
         stored = after.whole.model_dump(mode="json")
-        encoded(stored, "roster", ROSTER_MAX_BYTES)
+        text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
         number = len(rows) + 1
+        made = card(system, after.active)
+        heading = f"Bataille {number} enregistrée : {RESULTS[body.result].lower()}"
+        kept = self.rosters.kept(
+            roster, stored, text, (after.whole, after.active, made), heading=heading
+        )
         line = recording.line_row(system, body, after, stored, number, points)
         frozen = {
             **snapshot(system, after.active),
@@ -125,7 +130,8 @@ class CampaignService:
                 roster=roster,
                 expected_version=expected_version,
                 document=stored,
-                card=card(system, after.active),
+                card=made,
+                history=kept,
                 battle=line,
                 share=share,
                 confirms=same,
@@ -217,15 +223,15 @@ class CampaignService:
         store.set_verdict(session=self.session, line=row, verdict=verdict)
         return row
 
-    def void(self, campaign: Campaign, recorded_by: str, number: int) -> Battle:
+    def void(self, campaign: Campaign, recorded_by: str, number: int, undo: bool = False) -> Battle:
         """The organiser voids a line of the campaign: it stays, shown as such, and counts
-        nowhere (a correction of it neither)."""
+        nowhere (a correction of it neither); `undo`: a voided line counts again."""
         row = store.line_of(session=self.session, roster_id=recorded_by[:32], number=number)
         if row is None or row.campaign_id != campaign.id or row.corrects is not None:
             raise LedgerError(
                 "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
             )
-        store.void(session=self.session, line=row)
+        store.void(session=self.session, line=row, voided=not undo)
         return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:
@@ -243,20 +249,10 @@ class CampaignService:
             raise LedgerError("invalid_score", str(first["msg"]), loc) from None
         return system.score(request).points
 
-    def battles(
-        self,
-        roster: Roster,
-        rows: Sequence[Battle] | None = None,
-        document: Any = None,
-        until: datetime | None = None,
-    ) -> list[dict[str, Any]]:
+    def battles(self, roster: Roster) -> list[dict[str, Any]]:
         """The ledger as api-v1's `list_battles` gives it, oldest first (app/campaigns/
-        reading.py). `rows` and `document`: the ledger and document when the caller read
-        them already; `until`: only the lines others recorded up to then (a share's frozen
-        ledger)."""
-        rows = self.lines(roster) if rows is None else rows
-        document = roster.document if document is None else document
-        return reading.battles(self.session, roster, rows, document, until, LEDGER_MAX_LINES)
+        reading.py)."""
+        return reading.battles(self.session, roster, self.lines(roster), None, LEDGER_MAX_LINES)
 
     def line(self, roster: Roster, row: Battle) -> dict[str, Any]:
         """One line of this gang's own ledger as `battles` gives it."""
@@ -314,48 +310,6 @@ class CampaignService:
             )
         except store.Full:
             raise CampaignFull(campaign.id) from None
-
-    def standings(self, campaign: Campaign) -> list[ledger.Standing]:
-        gangs = store.gangs(session=self.session, campaign_id=campaign.id)
-        rows = store.campaign_lines(session=self.session, campaign_id=campaign.id)
-        mine: dict[str, list[Battle]] = {gang.id: [] for gang in gangs}
-        for row in rows:
-            if row.roster_id in mine:
-                mine[row.roster_id].append(row)
-        ledgers: dict[str, list[Line]] = {
-            gang.id: fighters_of.lines_of(mine[gang.id], gang.document) for gang in gangs
-        }
-        counts = {
-            g.id: [int(e.get("count", 1)) for e in g.document.get("entries", [])] for g in gangs
-        }
-        table = []
-        for gang in gangs:
-            last = roster_store.latest_share(session=self.session, roster_id=gang.id)
-            table.append((gang.id, gang.name, last.code if last is not None else None))
-        return ledger.standings(campaign.id, table, ledgers, counts)
-
-    def view(self, campaign: Campaign) -> dict[str, Any]:
-        return {
-            "id": campaign.id,
-            "name": campaign.name,
-            "system": campaign.system,
-            "notes": campaign.notes,
-            "gangs": [
-                {
-                    "roster": s.roster,
-                    "name": s.name,
-                    "share": s.share,
-                    "battles": s.battles,
-                    "wins": s.wins,
-                    "draws": s.draws,
-                    "losses": s.losses,
-                    "points": s.points,
-                    "xp": s.xp,
-                    "fighters_lost": s.fighters_lost,
-                }
-                for s in self.standings(campaign)
-            ],
-        }
 
     def carnet_campaigns(self, carnet: Carnet) -> list[dict[str, str]]:
         return [

@@ -21,6 +21,7 @@ from app import hooks
 from app.campaigns import ledger
 from app.campaigns.ledger import FighterOutcome, Line, StatChange
 from app.store import campaigns as store
+from app.store.campaign_reads import LedgerRow
 from app.store.models import Battle, Roster
 
 DocumentT = TypeVar("DocumentT", bound=BaseModel)
@@ -51,7 +52,12 @@ def with_ids(document: Mapping[str, Any]) -> dict[str, Any]:
     return {**document, "entries": entries}
 
 
-def as_line(row: Battle, where: dict[str, int], size: int) -> Line:
+# A stored line as a ledger reads it: a Battle, or the standings' plain row of a line with
+# its fighters (app/store/campaign_reads.py).
+StoredLine = Battle | LedgerRow
+
+
+def as_line(row: StoredLine, where: dict[str, int], size: int) -> Line:
     """A stored line with its fighters at their entries' places today. A fighter whose
     entry is gone gets a place of its own past the end (`where` grows; ledger functions
     leave those places out of the list); a line stored before entries had ids keeps its
@@ -84,12 +90,18 @@ def as_line(row: Battle, where: dict[str, int], size: int) -> Line:
         campaign=row.campaign_id,
         opponent_roster=row.opponent_roster_id,
         recruits=len(row.recruits),
-        counted=row.voided_at is None and row.verdict != "disputed" and row.confirms_id is None,
+        counted=counts(row.verdict, row.voided_at is not None, row.confirms_id),
         voided=row.voided_at is not None,
     )
 
 
-def lines_of(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[Line]:
+def counts(verdict: str | None, voided: bool, confirms_id: int | None) -> bool:
+    """Whether a line counts in the standings: not voided by the organiser, not disputed by
+    the gang it names, and no line recording again the other gang's (that one counts)."""
+    return not voided and verdict != "disputed" and confirms_id is None
+
+
+def lines_of(rows: Sequence[StoredLine], document: Mapping[str, Any]) -> list[Line]:
     where, size = positions(document), len(document.get("entries", []))
     return [as_line(row, where, max(size, 1_000_000)) for row in rows]
 
@@ -110,9 +122,17 @@ def counted(
     if not rows:
         return document
     dumped = document.model_dump(mode="json")
-    states = fighter_states(rows, dumped)
+    return without_gone(document, fighter_states(rows, dumped), dumped)
+
+
+def without_gone(
+    document: DocumentT, states: Sequence[str], dumped: dict[str, Any] | None = None
+) -> DocumentT:
+    """The document without the entries whose `states` are dead or retired (itself when
+    none is); `dumped`: its JSON, when the caller has it."""
     if not any(state in ledger.GONE for state in states):
         return document
+    dumped = document.model_dump(mode="json") if dumped is None else dumped
     return type(document).model_validate(ledger.active_document(dumped, states))
 
 

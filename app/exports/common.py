@@ -1,10 +1,10 @@
 """What every export writes the same way: the totals line, the per-entry cost, clean text."""
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple, Protocol
 
-from app.systems.base import Amount, Budget, Issue, RosterSummary, SummaryLine
+from app.systems.base import Amount, Budget, Issue, RosterSummary, SummaryLine, Total
 
 _SPACES = re.compile(r"\s+")
 # Rule references such as "(L155-156)" or ", L157-162)" are for the rules' readers.
@@ -42,7 +42,17 @@ def budget_pair(budget: Budget) -> str:
     return f"{budget.label} {amount(budget.used)}{limit}"
 
 
-def total_text(summary: RosterSummary) -> str:
+class Totalled(Protocol):
+    """What a totals line reads: a summary's, or a play sheet's, budgets and totals."""
+
+    @property
+    def budgets(self) -> Sequence[Budget]: ...
+
+    @property
+    def totals(self) -> Sequence[Total]: ...
+
+
+def total_text(summary: Totalled) -> str:
     """The budgets ("203 / 200 points"; "SWC 5.5/6 | points 300/300"), or for a system
     without points its own totals ("Figurines : 7, Rep totale : 27")."""
     if len(summary.budgets) == 1:

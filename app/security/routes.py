@@ -58,9 +58,16 @@ ROUTES: tuple[Route, ...] = (
     Route("create", "POST", "/a/{code}/dupliquer"),
     Route("create", "POST", "/livres/exemples/{system}/dupliquer"),
     Route("create", "POST", "/campagnes/nouvelle"),
+    # A carnet file restored: its lists, books and campaigns (issue 30, docs/carnet-file.md).
+    Route("create", "POST", "/api/v1/carnets/{carnet_id}/import"),
+    Route("create", "POST", "/listes/carnet/restauration"),
     Route(
         "create", "POST", "/r/{roster_id}/modifier"
     ),  # an edit link's « Ouvrir » (may make a carnet)
+    # A list imported: read (up to 512 KiB of text, a share looked up), then saved.
+    Route("create", "POST", "/api/v1/imports"),
+    Route("create", "POST", "/listes/importer"),
+    Route("create", "POST", "/listes/importer/enregistrer"),
     # New shares (snapshots): of a list, of a book (« Publier »; adding a book's unit to a
     # list publishes the book's current state).
     Route("share", "POST", "/api/v1/rosters/{roster_id}/shares"),
@@ -101,7 +108,11 @@ ROUTES: tuple[Route, ...] = (
     Route("write", "POST", "/r/{roster_id}/campagne/verdict"),
     Route("write", "POST", "/api/v1/campaigns/{campaign_id}/voids"),
     Route("write", "POST", "/c/{campaign_id}/annuler"),
+    Route("write", "POST", "/c/{campaign_id}/retablir"),  # a voided battle counts again
     Route("write", "POST", "/listes/carnet/oublier"),  # forgets the carnet on this device
+    # A kept version restored: a new save of the list (issue 30, docs/history.md).
+    Route("write", "POST", "/api/v1/rosters/{roster_id}/versions/{version}/restore"),
+    Route("write", "POST", "/r/{roster_id}/historique/{version}/retablir"),
     # A new secret: a carnet's key, a campaign's join link.
     Route("key", "POST", "/api/v1/carnets/{carnet_id}/key"),
     Route("key", "POST", "/listes/carnet/cle"),

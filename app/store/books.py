@@ -1,11 +1,13 @@
 """Reading and writing army books and their published versions. Keyword-only arguments,
 one code path for both databases."""
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.db import on_primary
 from app.store import deferred, no_row_has
 from app.store.carnets import rows_changed
 from app.store.models import Book, BookShare, utcnow
@@ -29,7 +31,7 @@ def create_book(
     *, session: Session, system: str, name: str, document: dict[str, Any], carnet_id: str | None
 ) -> tuple[Book, str]:
     fields = {"system": system, "name": name, "document": document, "carnet_id": carnet_id}
-    return create_held(session, Book, **fields)
+    return create_held(session, Book, lambda _book: [], **fields)
 
 
 def get_book(*, session: Session, book_id: str) -> Book | None:
@@ -78,19 +80,35 @@ def create_book_share(
     system: str,
     snapshot: dict[str, Any],
     etag: str,
+    created_at: datetime | None = None,
+    commit: bool = True,
 ) -> BookShare:
-    """Freezes a published version under a fresh random code (retries on a collision)."""
+    """Freezes a published version under a fresh random code (retries on a collision).
+    `created_at`, `commit`: as create_share's (a restored book's versions)."""
 
     def share(code: str) -> BookShare:
         return BookShare(
-            code=code, book_id=book_id, version=version, system=system, snapshot=snapshot, etag=etag
+            code=code,
+            book_id=book_id,
+            version=version,
+            system=system,
+            snapshot=snapshot,
+            etag=etag,
+            created_at=created_at or utcnow(),
         )
 
-    return insert_at_free_code(session, share)
+    return insert_at_free_code(session, share, commit=commit)
 
 
 def get_book_share(*, session: Session, code: str) -> BookShare | None:
-    return None if no_row_has(code) else session.get(BookShare, code[:16])
+    """A published version; on a read session, asked of the primary when the read database
+    has not seen it yet (a version never changes once made: app/db.py `on_primary`)."""
+    if no_row_has(code):
+        return None
+    found = session.get(BookShare, code[:16])
+    if found is None:
+        found = on_primary(session, lambda p: p.get(BookShare, code[:16]))
+    return found
 
 
 def latest_book_share(*, session: Session, book_id: str) -> BookShare | None:

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.store import no_row_has
 from app.store.carnets import rows_changed
+from app.store.history import Kept, keep
 from app.store.models import (
     Battle,
     Campaign,
@@ -28,6 +29,10 @@ from app.store.rosters import hash_token, new_share_code, new_token
 
 class Lost(Exception):
     """Another writer got in first: nothing of this write is stored."""
+
+
+# The gangs one campaign holds at most (a join past it is refused: CampaignFull).
+CAMPAIGN_MAX_GANGS = 64
 
 
 def create_campaign(
@@ -64,18 +69,28 @@ class Full(Exception):
     """The campaign holds its cap of gangs already: nothing joined."""
 
 
+def bump(*, session: Session, campaign_id: str) -> None:
+    """The campaign has changed in a way no gang's version shows (a join, a line recorded,
+    its verdict, its void): its version goes up, in the caller's transaction. Every write
+    that bumps takes the campaign's row before any battle row (PostgreSQL's row locks are
+    then always taken in one order: roster, campaign, battle)."""
+    session.execute(
+        update(Campaign)
+        .where(col(Campaign.id) == campaign_id)
+        .values(version=col(Campaign.version) + 1)
+    )
+
+
 def join_capped(*, session: Session, campaign_id: str, roster_id: str, cap: int) -> None:
     """The roster joins unless the campaign holds `cap` gangs (Full; nothing stored);
     idempotent for a gang that joined already. One transaction that first writes the
-    campaign's row: a concurrent join waits for it on both databases (PostgreSQL's row
-    lock, SQLite's write lock), so it counts the gangs this one added and the cap holds
-    under any number of concurrent joins (the count-then-insert it replaces let 20
-    concurrent joins take a 64-gang campaign to 68)."""
+    campaign's row (its version: `bump`): a concurrent join waits for it on both databases
+    (PostgreSQL's row lock, SQLite's write lock), so it counts the gangs this one added and
+    the cap holds under any number of concurrent joins (the count-then-insert it replaces
+    let 20 concurrent joins take a 64-gang campaign to 68)."""
     session.commit()  # what this session read before is no snapshot of this write
     try:
-        session.execute(
-            update(Campaign).where(col(Campaign.id) == campaign_id).values(name=Campaign.name)
-        )
+        bump(session=session, campaign_id=campaign_id)
         if session.get(CampaignGang, (campaign_id, roster_id)) is None:
             if count_gangs(session=session, campaign_id=campaign_id) >= cap:
                 raise Full(campaign_id)
@@ -243,15 +258,21 @@ def unconfirmed_against(
 
 
 def set_verdict(*, session: Session, line: Battle, verdict: str) -> None:
+    """The named gang's verdict on a line (which names a campaign: its version goes up)."""
+    if line.campaign_id is not None:
+        bump(session=session, campaign_id=line.campaign_id)
     line.verdict = verdict
     session.add(line)
     session.commit()
 
 
-def void(*, session: Session, line: Battle) -> None:
-    """Idempotent: a line voided once keeps its first date."""
-    if line.voided_at is None:
-        line.voided_at = utcnow()
+def void(*, session: Session, line: Battle, voided: bool = True) -> None:
+    """Voids a line (`voided` False: it counts again). Idempotent: a line voided once keeps
+    its first date (and its campaign's version)."""
+    if (line.voided_at is None) == voided:
+        if line.campaign_id is not None:
+            bump(session=session, campaign_id=line.campaign_id)
+        line.voided_at = utcnow() if voided else None
         session.add(line)
         session.commit()
 
@@ -300,15 +321,6 @@ def is_organiser(*, session: Session, carnet_id: str, campaign_id: str) -> bool:
     return session.get(CarnetCampaign, (carnet_id, campaign_id)) is not None
 
 
-def campaign_lines(*, session: Session, campaign_id: str) -> list[Battle]:
-    query = (
-        select(Battle)
-        .where(Battle.campaign_id == campaign_id)
-        .order_by(col(Battle.roster_id), col(Battle.number))
-    )
-    return list(session.exec(query).all())
-
-
 def record(
     *,
     session: Session,
@@ -319,10 +331,13 @@ def record(
     battle: dict[str, Any],
     share: dict[str, Any],
     confirms: Battle | None = None,
+    history: Kept | None = None,
 ) -> tuple[Battle, Share]:
     """One transaction: the roster's version swapped, the share of the state after it and
-    the battle line inserted. Lost when the version moved on or the number was taken."""
+    the battle line inserted, the new version kept (`history`). Lost when the version moved
+    on or the number was taken."""
     code = new_share_code(session=session)
+    stamp = utcnow()
     swapped = session.execute(
         update(Roster)
         .where(col(Roster.id) == roster.id, col(Roster.version) == expected_version)
@@ -331,12 +346,22 @@ def record(
             document=document,
             card=card,
             version=Roster.version + 1,
-            updated_at=utcnow(),
+            updated_at=stamp,
         )
     )
     if rows_changed(swapped) != 1:
         session.rollback()
         raise Lost
+    if battle.get("campaign_id") is not None:
+        bump(session=session, campaign_id=battle["campaign_id"])
+    if history is not None:
+        keep(
+            session=session,
+            roster_id=roster.id,
+            version=expected_version + 1,
+            kept=history,
+            stamp=stamp,
+        )
     stored_share = Share(code=code, roster_id=roster.id, **share)
     line = Battle(roster_id=roster.id, share_code=code, **battle)
     session.add(stored_share)

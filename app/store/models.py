@@ -10,6 +10,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Index,
+    Integer,
     String,
     Text,
     UniqueConstraint,
@@ -33,6 +34,7 @@ __all__ = [
     "JsonDocument",
     "RetiredKey",
     "Roster",
+    "RosterVersion",
     "Share",
     "ShareGone",
     "as_utc",
@@ -71,6 +73,33 @@ class Roster(SQLModel, table=True):
     # save with the catalogue version it was computed with: a library view reads it and
     # never validates a list (app/carnet_service.py, card()).
     card: dict[str, Any] | None = Field(default=None, sa_column=Column(JsonDocument, nullable=True))
+
+
+class RosterVersion(SQLModel, table=True):
+    """One kept save of a list (docs/history.md, revision 0010): the document as that save
+    left it (compressed like a share's snapshot), its total, what changed in a player's
+    words. `version` is the roster's version that save made; a list's versions are kept
+    within its last HISTORY_SAVES saves, count changes made in a row merged into one
+    (`counts`), and `caserne prune` removes the old ones."""
+
+    __tablename__ = "roster_version"
+
+    # No foreign key (as `share`): a list in the trash (`deleted_item`) comes back with its
+    # versions; `caserne prune` removes those of a list neither here nor there.
+    roster_id: str = Field(sa_column=Column(String(32), primary_key=True))
+    version: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    saved_at: datetime = stamped()
+    document: dict[str, Any] = Field(sa_column=Column(CompressedJson, nullable=False))
+    # The list's points total (null: a system without points, or a list no longer valid).
+    points: int | None = Field(default=None)
+    summary: list[str] = json_document()
+    # A save that changed counts only: each changed entry's (label, before, after), keyed
+    # by its place, so that the next count change within a few minutes merges into it.
+    counts: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JsonDocument, nullable=True)
+    )
+    # Where the save came from: "page", "api", "campaign", "file", "upgrade".
+    origin: str = Field(default="page", max_length=16)
 
 
 class Carnet(SQLModel, table=True):
@@ -207,6 +236,11 @@ class Campaign(SQLModel, table=True):
     # organiser's token stays hashed). Null for a campaign made before revision 0006.
     join_code: str | None = Field(default=None, max_length=64)
     created_at: datetime = stamped()
+    # Counts the changes no gang's version shows: a gang joined, a line of the campaign
+    # recorded, confirmed, disputed or voided (revision 0011). With its gangs' versions and
+    # latest shares, it names a version of the standings and of its gangs' public pages
+    # (app/campaigns/views.py).
+    version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
 
 
 class CampaignGang(SQLModel, table=True):

@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col
 
+from app.db import primary_of
 from app.store import no_row_has, table_of, trash
 from app.store.models import (
     Battle,
@@ -48,6 +49,7 @@ from app.store.models import (
     ShareGone,
     utcnow,
 )
+from app.store.rosters import get_share
 
 DEFAULT_DAYS = 180
 BATCH = 500
@@ -104,6 +106,13 @@ def record_view(session: Session, code: str) -> None:
     day = today()
     if VIEWS.due(code, day):
         note_view(session=session, code=code, day=day)
+
+
+def viewed_share(session: Session, code: str) -> Share | None:
+    """The share `code` a public route shows (or None), its view recorded (record_view) on
+    the primary when `session` is a read session (app/deps.py, ReadSessionDep)."""
+    record_view(primary_of(session), code)
+    return get_share(session=session, code=code)
 
 
 def note_view_in(factory: Callable[[], AbstractContextManager[Session]], code: str) -> None:

@@ -14,9 +14,19 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from app.db import count_written
+from app.db import count_written, on_primary
 from app.store import no_row_has, table_of
-from app.store.models import Book, BookShare, JsonDocument, Roster, Share, ShareGone, utcnow
+from app.store.history import Kept, keep
+from app.store.models import (
+    Book,
+    BookShare,
+    JsonDocument,
+    Roster,
+    RosterVersion,
+    Share,
+    ShareGone,
+    utcnow,
+)
 
 # Share codes: 8 characters from an alphabet without look-alikes (31^8 ≈ 8.5e11 codes).
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -48,11 +58,21 @@ def token_matches(holder: Roster | Book, token: str | None) -> bool:
     return token is not None and hmac.compare_digest(holder.token_hash, hash_token(token))
 
 
-def create_held(session: Session, model: type[HeldT], **fields: Any) -> tuple[HeldT, str]:
-    """A new roster or book (`fields`) with a fresh id and edit token, stored; with the token."""
+def create_held(
+    session: Session,
+    model: type[HeldT],
+    also: Callable[[HeldT], list[Any]] = lambda _row: [],
+    **fields: Any,
+) -> tuple[HeldT, str]:
+    """A new roster or book (`fields`) with a fresh id and edit token, stored with the rows
+    `also` gives for it (a roster's first kept version); with the token."""
     token = new_token()
     row = model(id=secrets.token_hex(12), token_hash=hash_token(token), **fields)
     session.add(row)
+    rows = also(row)
+    if rows:
+        session.flush()  # its row first: theirs name it (the flush orders no foreign key)
+        session.add_all(rows)
     session.commit()
     session.refresh(row)
     return row, token
@@ -65,8 +85,25 @@ def create_roster(
     name: str,
     document: dict[str, Any],
     card: dict[str, Any] | None = None,
+    history: Kept | None = None,
 ) -> tuple[Roster, str]:
-    return create_held(session, Roster, system=system, name=name, document=document, card=card)
+    """A new roster, and its first kept version (`history`) in the same transaction."""
+
+    def first(roster: Roster) -> list[Any]:
+        if history is None:
+            return []
+        kept = RosterVersion(
+            roster_id=roster.id,
+            version=1,
+            document=document,
+            points=history.points,
+            summary=history.summary,
+            origin=history.origin,
+        )
+        return [kept]
+
+    fields = {"system": system, "name": name, "document": document, "card": card}
+    return create_held(session, Roster, first, **fields)
 
 
 def get_roster(*, session: Session, roster_id: str) -> Roster | None:
@@ -82,13 +119,15 @@ def update_roster(
     document: dict[str, Any],
     document_json: str,
     card: dict[str, Any] | None = None,
+    history: Kept | None = None,
 ) -> Roster:
     """Compare-and-swap on the version, so concurrent writers in any process get 409.
     `roster` then holds what was written, without reading it back (the UPDATE returns the
     new version; issue 19: the re-read cost a save a second query and JSON parse).
     `document_json`: `document` as JSON text, stored as it is (the caller has it already:
     its size was checked on it). One prepared UPDATE statement, not the ORM's bulk update: a
-    save's CPU (issue 19)."""
+    save's CPU (issue 19). `history`: the version this save keeps, written in the same
+    transaction (app/store/history.py)."""
     stamp = utcnow()
     dialect = session.get_bind().dialect.name
     written = session.execute(
@@ -106,6 +145,8 @@ def update_roster(
         session.rollback()
         session.refresh(roster)
         raise StaleVersion(roster.version)
+    if history is not None:
+        keep(session=session, roster_id=roster.id, version=written, kept=history, stamp=stamp)
     expiring, session.expire_on_commit = session.expire_on_commit, False
     try:
         session.commit()
@@ -172,8 +213,12 @@ def create_share(
     catalogue_version: str,
     snapshot: dict[str, Any],
     etag: str,
+    created_at: datetime | None = None,
+    commit: bool = True,
 ) -> Share:
-    """Stores an immutable snapshot under a fresh random code (retries on a collision)."""
+    """Stores an immutable snapshot under a fresh random code (retries on a collision).
+    `created_at`: its moment when not now (a restored ledger's); `commit`: as
+    insert_at_free_code's."""
 
     def share(code: str) -> Share:
         return Share(
@@ -183,14 +228,18 @@ def create_share(
             catalogue_version=catalogue_version,
             snapshot=snapshot,
             etag=etag,
+            created_at=created_at or utcnow(),
         )
 
-    return insert_at_free_code(session, share)
+    return insert_at_free_code(session, share, commit=commit)
 
 
-def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
+def insert_at_free_code(
+    session: Session, row: Callable[[str], RowT], *, commit: bool = True
+) -> RowT:
     """`row(code)` inserted and committed under a fresh random code: a code already taken
-    (an IntegrityError on its primary key) is drawn again, five times at most."""
+    (an IntegrityError on its primary key) is drawn again, five times at most. `commit`
+    False: flushed in the caller's transaction, which commits (a carnet file's restore)."""
     for _ in range(5):
         made = row(new_code())
         if isinstance(made, Share) and share_gone(session=session, code=made.code):
@@ -200,13 +249,19 @@ def insert_at_free_code(session: Session, row: Callable[[str], RowT]) -> RowT:
                 session.add(made)
         except IntegrityError:
             continue
-        session.commit()
+        if commit:
+            session.commit()
         return made
     raise RuntimeError(f"could not find a free {type(made).__name__} code")
 
 
 def get_share(*, session: Session, code: str) -> Share | None:
-    return None if no_row_has(code) else session.get(Share, code)
+    """The share `code`; on a read session, asked of the primary when the read database
+    has not seen it yet (a share never changes once made: app/db.py `on_primary`)."""
+    if no_row_has(code):
+        return None
+    found = session.get(Share, code)
+    return found if found is not None else on_primary(session, lambda p: p.get(Share, code))
 
 
 def share_gone(*, session: Session, code: str) -> bool:

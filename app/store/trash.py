@@ -22,6 +22,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from app.store import no_row_has, table_of
+from app.store.campaigns import CAMPAIGN_MAX_GANGS, bump, count_gangs
 from app.store.carnets import rows_changed
 from app.store.models import (
     Battle,
@@ -44,6 +45,31 @@ def _row(model: SQLModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
+def _move(
+    session: Session,
+    held: Roster | Book,
+    kind: str,
+    carnet_id: str | None,
+    rows: dict[str, Any],
+) -> None:
+    """Keeps `rows` in the trash under the row's own id, then deletes the row (its
+    database cascades follow)."""
+    session.add(
+        DeletedItem(
+            id=held.id,
+            kind=kind,
+            carnet_id=carnet_id,
+            system=held.system,
+            name=held.name,
+            rows={"format": FORMAT, **rows},
+        )
+    )
+    session.flush()
+    table = table_of(type(held))
+    session.execute(delete(table).where(table.c.id == held.id))
+    session.commit()
+
+
 def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     """Keeps the list and what held it in the trash of `carnet_id`, then deletes it (the
     database's cascades remove its carnet links, campaign places and ledger lines)."""
@@ -52,43 +78,19 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     battles = session.exec(
         select(Battle).where(Battle.roster_id == roster.id).order_by(col(Battle.number))
     ).all()
-    session.add(
-        DeletedItem(
-            id=roster.id,
-            kind=ROSTER,
-            carnet_id=carnet_id,
-            system=roster.system,
-            name=roster.name,
-            rows={
-                "format": FORMAT,
-                "roster": _row(roster),
-                "carnets": [_row(link) for link in links],
-                "gangs": [_row(gang) for gang in gangs],
-                "battles": [_row(battle) for battle in battles],
-            },
-        )
-    )
-    session.flush()
-    session.execute(delete(table_of(Roster)).where(table_of(Roster).c.id == roster.id))
-    session.commit()
+    rows = {
+        "roster": _row(roster),
+        "carnets": [_row(link) for link in links],
+        "gangs": [_row(gang) for gang in gangs],
+        "battles": [_row(battle) for battle in battles],
+    }
+    _move(session, roster, ROSTER, carnet_id, rows)
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
     """Keeps the army book in the trash of `carnet_id`, then deletes it (its published
     versions stay: lists draw units from them by code)."""
-    session.add(
-        DeletedItem(
-            id=book.id,
-            kind=BOOK,
-            carnet_id=carnet_id,
-            system=book.system,
-            name=book.name,
-            rows={"format": FORMAT, "book": _row(book)},
-        )
-    )
-    session.flush()
-    session.execute(delete(table_of(Book)).where(table_of(Book).c.id == book.id))
-    session.commit()
+    _move(session, book, BOOK, carnet_id, {"book": _row(book)})
 
 
 def keep_unit(
@@ -148,7 +150,11 @@ def restore(*, session: Session, item: DeletedItem, carnet_id: str) -> Restored:
     campaigns = {gang["campaign_id"] for gang in rows["gangs"]}
     open_ = set(session.exec(select(Campaign.id).where(col(Campaign.id).in_(campaigns))).all())
     for gang in rows["gangs"]:
-        if gang["campaign_id"] in open_:
+        # Its place is kept unless the campaign filled up while it waited here.
+        full = count_gangs(session=session, campaign_id=gang["campaign_id"]) >= CAMPAIGN_MAX_GANGS
+        if gang["campaign_id"] in open_ and not full:
+            # A gang back in a campaign is a join: its views' version changes.
+            bump(session=session, campaign_id=gang["campaign_id"])
             session.add(CampaignGang.model_validate(gang))
     session.flush()
     for line in rows["battles"]:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from app.systems.base import AnySystem, ExampleRoster, PublishedProfile
 from app.systems.books import UNITS_IN_ENTRIES
 from app.systems.campaign_traits import NO_CAMPAIGN_TRAITS, CampaignTraits
+from app.systems.import_conformance import import_problems
 from app.systems.play_traits import FigureTraits, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet, load_sheet_data
 from app.systems.spec import SystemSpec
@@ -36,6 +37,7 @@ def check_system(system: AnySystem, spec: SystemSpec | None = None) -> list[str]
         if spec.play is not None:
             problems += _play_traits(system, spec, spec.play)
         problems += _book_traits(system, spec)
+        problems += import_problems(system, spec.imports)
     return problems
 
 

@@ -16,6 +16,7 @@ from app.settings import ROOT
 from app.systems.base import AnySystem
 from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits
+from app.systems.import_traits import ImportTraits
 from app.systems.play_traits import PlayTraits
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ class SystemSpec:
     # Where its lists keep a unit drawn from an army book (app/systems/books.py
     # `BookTraits`); None: as entries of their own (docs/systems.md « Army books »).
     books: BookTraits | None = None
+    # How the list import reads its printed lists back (app/systems/import_traits.py);
+    # None: its lists are imported from JSON and share links only.
+    imports: ImportTraits | None = None
 
     @property
     def data(self) -> Path:

@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from app.book_service import BookService, NoSuchBookShare
 from app.dates import french_date
-from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.exports.books import book_bbcode, book_markdown, book_text, present
 from app.http_cache import not_modified
 from app.problems import problem_response
@@ -25,7 +25,7 @@ EXPORTS = {
 }
 
 
-def published(request: Request, session: SessionDep, code: str, ext: str) -> Response:
+def published(request: Request, session: ReadSessionDep, code: str, ext: str) -> Response:
     books = BookService(session, request.app.state.systems)
     try:
         share = books.share(code)
@@ -58,12 +58,12 @@ def published(request: Request, session: SessionDep, code: str, ext: str) -> Res
 
 
 @router.get("/a/{code}.{ext}")
-def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
+def export(code: str, ext: str, request: Request, session: ReadSessionDep) -> Response:
     if ext not in EXPORTS and ext != "json":
         return html_error(request, 404, MISSING)
     return published(request, session, code, ext)
 
 
 @router.get("/a/{code}")
-def page(code: str, request: Request, session: SessionDep) -> Response:
+def page(code: str, request: Request, session: ReadSessionDep) -> Response:
     return published(request, session, code, "html")

@@ -11,11 +11,12 @@ from starlette.datastructures import FormData
 
 from app import hooks
 from app.deps import Rosters
+from app.roster_history import entry_label
 from app.roster_service import RosterError, StoredRosterInvalid
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import EditableRoster, FormDep
-from app.web.editor_form import UNDO_DEPTH, Refused, document_from_form, entry_label, undo_stack
+from app.web.editor_form import UNDO_DEPTH, Refused, document_from_form, undo_stack
 from app.web.editor_view import NOT_SAVED, differences, editor, not_saved, refused_text
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired
 from app.web.system_pages import pages_of

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from fastapi import Request, Response
-from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
@@ -175,17 +174,6 @@ def document_from_form(
         removed,
         refused,
     )
-
-
-def entry_label(system: AnySystem, document: dict[str, Any], entry: dict[str, Any]) -> str:
-    """What the player calls an entry: its name, else the name the system gives it."""
-    if entry.get("name"):
-        return str(entry["name"])
-    try:
-        alone = system.roster_model.model_validate({**document, "entries": [entry]})
-        return str(system.validate(alone).entries[0].name)
-    except (ValidationError, IndexError, AttributeError):
-        return "l'entrée"
 
 
 def lines_per_entry(entries: int, summary: RosterSummary | None) -> list[list[SummaryLine]]:

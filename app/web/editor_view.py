@@ -16,12 +16,13 @@ from app import hooks
 from app.book_service import BookService
 from app.book_units import drawn_units
 from app.dates import french_date
+from app.roster_history import entry_label
 from app.roster_service import RosterError, StaleVersion, TooLarge, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.books import units_in_entries
 from app.web.deps import browser_carnet
-from app.web.editor_form import entry_label, entry_ref, lines_per_entry
+from app.web.editor_form import entry_ref, lines_per_entry
 from app.web.forms import count_bounds
 from app.web.render import render
 from app.web.system_pages import pages_of

@@ -11,12 +11,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.db import SessionDep
-from app.deps import Rosters
+from app.deps import ReadSessionDep, Rosters
+from app.exports.tts import TtsExport, tts_export
 from app.http_cache import immutable_headers, not_modified
 from app.roster_service import StoredRosterInvalid, snapshot
-from app.store import rosters as store
-from app.store.retention import record_view
+from app.store.retention import viewed_share
 from app.systems.play_traits import NO_PLAY_TRAITS, Played, PlayTraits
 from app.systems.sheet import Sheet, SheetData, build_sheet
 from app.web.deps import EditableRoster
@@ -93,12 +92,23 @@ def sheet_data(request: Request, system_id: str) -> SheetData:
     return sheets.get(system_id) or SheetData(rules_file="")
 
 
+def tts_of(request: Request, snapshot: dict[str, Any], url: str) -> TtsExport:
+    """A share's figures for Tabletop Simulator: its full sheet's cards, each with the
+    counters its mode partie tracks (docs/tts.md)."""
+    system_id = str(snapshot["summary"].get("system", ""))
+    sheet = build_sheet(snapshot, sheet_data(request, system_id))
+    traits = traits_of(request, system_id)
+    played = Played(request.app.state.systems.get(system_id), snapshot, sheet)
+    return tts_export(sheet, url, lambda entry: traits.figure(played, entry).counters)
+
+
 @router.get("/s/{code}/feuille")
-def play_sheet(code: str, request: Request, session: SessionDep, compacte: str = "") -> Response:
+def play_sheet(
+    code: str, request: Request, session: ReadSessionDep, compacte: str = ""
+) -> Response:
     """The play sheet: a card per entry with its profile, rules and boxes to tick, then
     the system's quick references; ?compacte=1 prints identical entries once."""
-    record_view(session, code)  # at most one write a day (docs/retention.md)
-    shared = store.get_share(session=session, code=code)
+    shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
     if shared is None:
         return no_share_page(request, session, code)
     compact = compacte == "1"
@@ -113,11 +123,10 @@ def play_sheet(code: str, request: Request, session: SessionDep, compacte: str =
 
 
 @router.get("/s/{code}/partie")
-def share_game(code: str, request: Request, session: SessionDep) -> Response:
+def share_game(code: str, request: Request, session: ReadSessionDep) -> Response:
     """The mode partie of a share: the same for every visitor (its state is the
     browser's), so cacheable like the share."""
-    record_view(session, code)  # at most one write a day (docs/retention.md)
-    shared = store.get_share(session=session, code=code)
+    shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
     if shared is None:
         return no_share_page(request, session, code)
     etag = f"{shared.etag}-game"

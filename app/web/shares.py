@@ -18,19 +18,21 @@ from sqlmodel import Session
 from app.book_service import BookService
 from app.book_units import Newer, Origin, drawn_units
 from app.dates import as_utc, french_date
-from app.db import SessionDep
+from app.deps import ReadSessionDep, public_session
 from app.exports import TEXT_EXPORTS, to_bbcode
 from app.exports.common import Origins
+from app.exports.tts import export_json, to_tts_text
 from app.http_cache import Memo, immutable_headers, not_modified
 from app.problems import problem_response
 from app.security.cookies import CARNET_COOKIE
 from app.store import rosters as store
 from app.store.models import Share
-from app.store.retention import VIEWS, note_view_in, record_view, today
+from app.store.retention import VIEWS, note_view_in, today, viewed_share
 from app.systems.base import RosterSummary
 from app.systems.sheet import opens_compact
 from app.urls import public_base
 from app.web.deps import editable_or_none
+from app.web.play import tts_of
 from app.web.render import html_error, render
 from app.web.toolkit import GONE_SHARE, MISSING_SHARE, no_share_page
 
@@ -113,20 +115,27 @@ def remembered(request: Request) -> Remembered:
     return found
 
 
+# Tabletop Simulator's exports: /s/{code}.tts.json and .tts.txt (docs/tts.md). A share code
+# holds no dot, so « abc.tts » and « json » are what the route's {code} and {ext} receive.
+TTS = ".tts"
+
+
 @router.get("/s/{code}.{ext}")
-def export(code: str, ext: str, request: Request, session: SessionDep) -> Response:
-    record_view(session, code)  # at most one write a day (docs/retention.md)
-    shared = store.get_share(session=session, code=code)
+def export(code: str, ext: str, request: Request, session: ReadSessionDep) -> Response:
+    if code.endswith(TTS) and ext in ("json", "txt"):
+        code, ext = code.removesuffix(TTS), f"tts.{ext}"
+    shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
+    for_programs = ext in ("json", "tts.json")
     if shared is None and store.share_gone(session=session, code=code):
-        if ext == "json":
+        if for_programs:
             return problem_response(
                 410, "This share was removed.", code="share_gone", loc=["path", "code"]
             )
         return html_error(request, 410, GONE_SHARE)
-    if ext == "json" and shared is None:
+    if for_programs and shared is None:
         # A program's export: a problem like get_share's (issue 28, item 6).
         return problem_response(404, "No such share.", code="share_not_found", loc=["path", "code"])
-    if shared is None or (ext not in TEXT_EXPORTS and ext != "json"):
+    if shared is None or (ext not in TEXT_EXPORTS and ext not in ("json", "tts.json", "tts.txt")):
         return html_error(request, 404, MISSING_SHARE)
     etag = f"{shared.etag}-{ext}"
     headers = immutable_headers(request, etag)
@@ -134,6 +143,11 @@ def export(code: str, ext: str, request: Request, session: SessionDep) -> Respon
         return Response(status_code=304, headers=headers)
     if ext == "json":
         return JSONResponse(share_json(shared), headers=headers)
+    if ext.startswith("tts."):
+        table = tts_of(request, shared.snapshot, f"{public_base(request)}/s/{code}")
+        if ext == "tts.json":
+            return JSONResponse(export_json(table), headers=headers)
+        return Response(to_tts_text(table), media_type="text/plain; charset=utf-8", headers=headers)
     media_type, exporter = TEXT_EXPORTS[ext]
     summary = RosterSummary.model_validate(shared.snapshot["summary"])
     base = public_base(request)
@@ -170,7 +184,7 @@ router.add_route("/s/{code}", page, methods=["GET"])
 
 def render_page(request: Request, code: str, base: str, creator_view: bool) -> Response:
     owner = False
-    with request.app.state.session_factory() as session:
+    with public_session(request) as session:
         shared = store.get_share(session=session, code=code)
         if creator_view and shared is not None and shared.roster_id:
             owner = editable_or_none(request, session, shared.roster_id) is not None

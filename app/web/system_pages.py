@@ -22,6 +22,7 @@ from starlette.datastructures import FormData
 
 from app.book_service import BookService
 from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import ChosenRoster, FormDep
@@ -190,7 +191,7 @@ class SystemPages(Generic[SystemT]):
         @router.get("/catalogue")
         def catalogue(
             request: Request,
-            session: SessionDep,
+            session: ReadSessionDep,
             liste: str | None = None,
             ajoute: str | None = None,
         ) -> Response:
@@ -206,7 +207,7 @@ class SystemPages(Generic[SystemT]):
         @router.get("/createur")
         def creator(
             request: Request,
-            session: SessionDep,
+            session: ReadSessionDep,
             liste: str | None = None,
             entree: str | None = None,
             ajoute: str | None = None,

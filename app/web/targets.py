@@ -8,11 +8,11 @@ from typing import Any
 from fastapi import Request
 from sqlmodel import Session
 
+from app.roster_history import entry_label
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.inputs import is_digits
 from app.web.deps import editable_or_none
-from app.web.editor_form import entry_label
 
 
 @dataclass

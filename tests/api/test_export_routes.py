@@ -106,3 +106,24 @@ def test_the_battle_report_is_documented(client: TestClient) -> None:
     assert list(ok["content"]) == ["text/plain"]
     assert {"ETag", "Cache-Control"} <= set(ok["headers"])
     assert {"304", "404"} <= set(operation["responses"])
+
+
+@pytest.mark.parametrize(
+    ("ext", "media"), [("tts.json", "application/json"), ("tts.txt", "text/plain")]
+)
+def test_the_tabletop_simulator_exports_are_documented(
+    client: TestClient, ext: str, media: str
+) -> None:
+    doc = document(client)
+    operation = doc["paths"][f"/s/{{code}}.{ext}"]["get"]
+    assert operation["operationId"] == f"export_share_{ext.replace('.', '_')}"
+    ok = operation["responses"]["200"]
+    assert list(ok["content"]) == [media]
+    if ext == "tts.json":
+        assert ok["content"][media]["schema"] == {"$ref": "#/components/schemas/TtsExport"}
+        assert "objects" in doc["components"]["schemas"]["TtsExport"]["properties"]
+    assert {"304", "404", "410"} <= set(operation["responses"])
+    share, _book = shared(client)
+    answer = client.get(f"/s/{share}.{ext}")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].split(";")[0] == media

@@ -130,6 +130,8 @@ def test_share_is_an_immutable_snapshot(client: TestClient) -> None:
         "markdown": f"http://testserver/s/{code}.md",
         "text": f"http://testserver/s/{code}.txt",
         "json": f"http://testserver/s/{code}.json",
+        "tts_json": f"http://testserver/s/{code}.tts.json",
+        "tts_text": f"http://testserver/s/{code}.tts.txt",
     }
     before = client.get(f"/api/v1/shares/{code}")
     assert before.status_code == 200

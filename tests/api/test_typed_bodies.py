@@ -52,9 +52,25 @@ def untyped(node: Any, where: str = "") -> list[str]:
     return found
 
 
+# The carnet file (issue 30, docs/carnet-file.md) came after issue 28's typing: its
+# documents, published units and ledger lines are still free JSON in its own schema (a
+# follow-up types them per system, as books and battles are here). Named one by one, so
+# that no other free object enters the document.
+CARNET_FILE_FREE = {
+    "schemas/FileBook/properties/document",
+    "schemas/FileRoster/properties/document",
+    "schemas/PublishedVersion/properties/units/items",
+    *(
+        f"schemas/FileLine-{side}/properties/{field}"
+        for side in ("Input", "Output")
+        for field in ("score/anyOf/0", "fighters/items", "recruits/items")
+    ),
+}
+
+
 def test_no_untyped_object_in_the_document(client: TestClient) -> None:
     doc = document(client)
-    assert untyped(doc["components"]["schemas"], "schemas") == []
+    assert set(untyped(doc["components"]["schemas"], "schemas")) == CARNET_FILE_FREE
     assert untyped(doc["paths"], "paths") == []
 
 
@@ -221,3 +237,12 @@ def test_no_schema_has_a_typed_field_named_as_itself(client: TestClient) -> None
         if field is not None and field.get("type") not in ("string", "integer", "boolean"):
             clashes.append(name)
     assert clashes == []
+
+
+def test_no_two_schemas_share_a_title(client: TestClient) -> None:
+    """openapi-python-client names a class after its schema's title: two schemas of one title
+    (FileLine-Input and FileLine-Output, two modules' SameBattle) were both dropped, and with
+    them every answer using them (list_battles' 200 in the contract test)."""
+    schemas = document(client)["components"]["schemas"]
+    titles = [schema.get("title", name) for name, schema in schemas.items()]
+    assert sorted({t for t in titles if titles.count(t) > 1}) == []

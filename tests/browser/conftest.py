@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from app.cli import migrate
 from app.main import create_app
 from app.settings import Settings
-from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema
+from tests.conftest import DATABASE_URL, ON_POSTGRES, create_schema, drop_schema, missing
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -52,10 +52,10 @@ def _listening_socket() -> socket.socket:
 def chromium_executable() -> Path:
     if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
         return CHROMIUM
-    reason = f"{CHROMIUM} not found: install Debian's chromium to run the browser tests"
-    if os.environ.get("CASERNE_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{reason} (CASERNE_REQUIRE_BROWSER=1)", pytrace=False)
-    pytest.skip(reason)
+    missing(
+        f"{CHROMIUM} not found: install Debian's chromium to run the browser tests",
+        "CASERNE_REQUIRE_BROWSER",
+    )
 
 
 @pytest.fixture(scope="session")

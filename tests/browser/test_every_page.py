@@ -169,6 +169,7 @@ def test_every_page_of_the_site(page: Page, viewport: dict[str, int]) -> None:
     for path in (
         "/",
         "/listes",
+        "/listes/importer",
         "/nulle-part",
         "/r/inconnue",
         "/dcsystem/chances",

@@ -230,13 +230,18 @@ def test_create_fighter_build_list_share_and_duplicate(
 
     # Every export link answers; the BBCode file is the textarea's text.
     links = page.locator("section.export a:not(#play-sheet):not(#game-mode)")
-    expect(links).to_have_text(["BBCode", "Markdown", "texte", "JSON"])
+    # Then Tabletop Simulator's text and JSON (docs/tts.md).
+    expect(links).to_have_text(
+        ["BBCode", "Markdown", "texte", "JSON", "texte à coller", "JSON pour un script"]
+    )
     expect(page.locator("#play-sheet")).to_have_attribute("href", f"/s/{code}/feuille")
     expect(page.locator("#game-mode")).to_have_attribute("href", f"/s/{code}/partie")
-    hrefs = [links.nth(i).get_attribute("href") for i in range(4)]
-    assert hrefs == [f"/s/{code}.{ext}" for ext in ("bbcode", "md", "txt", "json")]
+    hrefs = [links.nth(i).get_attribute("href") for i in range(6)]
+    suffixes = ("bbcode", "md", "txt", "json", "tts.txt", "tts.json")
+    assert hrefs == [f"/s/{code}.{ext}" for ext in suffixes]
     exports = {href: page.request.get(href) for href in hrefs if href}
-    assert [r.status for r in exports.values()] == [200, 200, 200, 200]
+    assert [r.status for r in exports.values()] == [200] * 6
+    assert "[b]Marine d'élite <b>[/b]" in exports[f"/s/{code}.tts.txt"].text()
     assert exports[f"/s/{code}.bbcode"].text() == expected_bbcode
     assert exports[f"/s/{code}.md"].headers["content-type"] == "text/markdown; charset=utf-8"
     assert exports[f"/s/{code}.txt"].text().startswith(f"{LIST_NAME}\n")

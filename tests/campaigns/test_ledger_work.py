@@ -59,6 +59,13 @@ def counted(client: TestClient, session: Session, engine: Engine, lines: int) ->
         (f"/api/v1/rosters/{victim['id']}/battles?share={code}", {}),
         (f"/api/v1/rosters/{victim['id']}/battles", auth(victim)),
     ]
+    return statement_counts(client, session, engine, views)
+
+
+def statement_counts(
+    client: TestClient, session: Session, engine: Engine, views: list[tuple[str, dict[str, str]]]
+) -> list[int]:
+    """The SQL statements of each view (url, headers), each answered 200."""
     out = []
     for url, headers in views:
         session.expire_all()  # nothing read before counts for this view

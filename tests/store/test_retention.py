@@ -155,6 +155,7 @@ def test_a_pruned_share_answers_410(
         assert page.status_code == 410
         assert "Ce partage a été supprimé" in page.text
         assert client.get(f"/s/{code}.txt").status_code == 410
+        assert client.get(f"/s/{code}.tts.txt").status_code == 410  # Tabletop Simulator's
         # Its play sheet and mode partie say so too (they record a view like the page).
         for view in ("feuille", "partie"):
             played = client.get(f"/s/{code}/{view}")
@@ -163,6 +164,10 @@ def test_a_pruned_share_answers_410(
         assert exported.status_code == 410
         assert exported.headers["content-type"] == "application/problem+json"
         assert exported.json()["errors"][0]["code"] == "share_gone"
+        table = client.get(f"/s/{code}.tts.json")
+        assert table.status_code == 410
+        assert table.headers["content-type"] == "application/problem+json"
+        assert table.json()["errors"][0]["code"] == "share_gone"
         api = client.get(f"/api/v1/shares/{code}")
         assert api.status_code == 410
         assert api.json()["status"] == 410

@@ -10,6 +10,7 @@ from app.systems.campaign_traits import CampaignTraits, model_defaults
 from app.systems.spec import SystemSpec
 
 from . import ToySystem, build
+from .importing import IMPORTS
 from .models import ToyProfile
 from .play import PLAY
 from .web import ToyPages
@@ -42,4 +43,5 @@ SPEC = SystemSpec(
     campaign=CAMPAIGN,
     play=PLAY,
     books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    imports=IMPORTS,  # how its printed lists are read back
 )

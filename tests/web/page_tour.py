@@ -90,10 +90,13 @@ def pages(client: TestClient) -> list[Page]:
         get(f"{system} partie", f"{code}/partie")
         get(f"{system} partie (liste)", f"{editor}/partie")
         get(f"{system} campagne (gang)", f"{editor}/campagne")
+        if system == "dcsystem":
+            history_pages(client, get, editor)
         if system == "necrowarzone":
             campaign_pages(client, get, found, editor)
         client.post("/listes", data={"system": system})
     get("mes listes", "/listes")
+    carnet_file_pages(client, get, found)
     made = client.post("/listes", data={"system": SYSTEMS[0]}).headers["location"]
     client.post(f"/listes/{made.removeprefix('/r/')}/supprimer", data={"confirm": "oui"})
     get("mes listes (une liste supprimée, « Annuler »)", "/listes")
@@ -101,11 +104,43 @@ def pages(client: TestClient) -> list[Page]:
     other = client.post("/api/v1/carnets").json()["url"].removeprefix("http://testserver")
     get("ouvrir un autre carnet", other)
     book_pages(client, get)
+    import_pages(client, found)
     get("dcsystem chances", "/dcsystem/chances")
     get("dcsystem chances (erreur)", "/dcsystem/chances?rouges=abc&blancs=99", 422)
     score = client.post("/dcsystem/score", data={"format": "200", "kills_1": "2", "kills_2": "-1"})
     found.append(Page("dcsystem score (erreur)", "", score.text))
     return found
+
+
+def import_pages(client: TestClient, found: list[Page]) -> None:
+    """« Importer une liste »: the form, a preview (lines recognised, a detail line, one
+    « non reconnu » with its choices, what the text could not carry), a refusal. Read
+    from an address of their own: the tour's creations spend its address's budget (an
+    import read counts as a creation, app/security/routes.py)."""
+    found.append(Page("importer", "/listes/importer", client.get("/listes/importer").text))
+    client = TestClient(
+        client.app,
+        client=("192.0.2.30", 50000),
+        headers=dict(client.headers),
+        follow_redirects=False,
+    )
+    typed = "Ma liste\n3 x Jafa\nTeal'c - 90 pts\n1 x Goold\nRenfort :\n2 x Jaffa\n"
+    preview = client.post("/listes/importer", data={"texte": typed, "systeme": ""})
+    assert preview.status_code == 200, preview.text
+    found.append(Page("importer (aperçu)", "", preview.text))
+    export = "Test\nInfinity N2 — construction d'armée\nTotal : SWC 0/6 | points 10/300\n\n"
+    export += "GROUPE 1 :\n1 x Marine (Fusil) - 10 pts\n"
+    export += "    MOV 10-5 CC 13 TR 11 PH 10 VOL 12 BL 1 B 1 - SWC 0\n"
+    rebuilt = client.post("/listes/importer", data={"texte": export, "systeme": ""})
+    assert rebuilt.status_code == 200, rebuilt.text
+    found.append(Page("importer (aperçu, soldat recréé)", "", rebuilt.text))
+    document = '{"system": "toy", "name": "Jouets", "entries": [{"unit": "tambour"}]}'
+    whole = client.post("/listes/importer", data={"texte": document, "systeme": ""})
+    assert whole.status_code == 200, whole.text
+    found.append(Page("importer (aperçu d'un JSON)", "", whole.text))
+    refused = client.post("/listes/importer", data={"texte": "bonjour", "systeme": ""})
+    assert refused.status_code == 422, refused.text
+    found.append(Page("importer (refus)", "", refused.text))
 
 
 def book_pages(client: TestClient, get: Any) -> None:
@@ -142,6 +177,34 @@ def book_pages(client: TestClient, get: Any) -> None:
                 shared.headers["location"],
             )
     get("mes livres d'armée", "/livres")
+
+
+def carnet_file_pages(client: TestClient, get: Any, found: list[Page]) -> None:
+    """« Restaurer un carnet »: its form, a bad file refused, a file restored (its report)."""
+    get("restaurer un carnet", "/listes/carnet/restauration")
+    file = client.get("/listes/carnet/fichier")
+    assert file.status_code == 200, file.text
+    bad = client.post(
+        "/listes/carnet/restauration", files={"fichier": ("c.json", b"{", "text/plain")}
+    )
+    assert bad.status_code == 422, bad.text
+    found.append(Page("restaurer un carnet (erreur)", "", bad.text))
+    done = client.post(
+        "/listes/carnet/restauration",
+        files={"fichier": ("c.json", file.content, "application/json")},
+    )
+    assert done.status_code == 200, done.text
+    found.append(Page("carnet restauré", "", done.text))
+
+
+def history_pages(client: TestClient, get: Any, editor: str) -> None:
+    """A list's history after a save: its versions, one of them, two compared."""
+    data = changed(form_fields(client.get(editor).text, "editor"), name="Équipe SG-1")
+    saved = client.post(editor, data={**data, "action": ["save"]})
+    assert saved.status_code == 200, saved.text
+    get("historique d'une liste", f"{editor}/historique")
+    get("version d'une liste", f"{editor}/historique/1")
+    get("deux versions comparées", f"{editor}/historique/comparer?de=1&a=2")
 
 
 def campaign_pages(client: TestClient, get: Any, found: list[Page], editor: str) -> None:

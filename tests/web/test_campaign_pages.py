@@ -684,3 +684,38 @@ def test_read_only_pages_load_no_htmx(browser: TestClient) -> None:
         assert re.search(r'<script src="/static/site\.js', page.text), path
     # The gang's own page (its forms) and the editor keep them.
     assert len(HTMX_SCRIPTS.findall(mine)) == 3
+
+
+def test_the_organiser_brings_a_voided_battle_back(browser: TestClient) -> None:
+    """Issue 26, « every removal can be undone »: « Annuler cette bataille » has its
+    « Rétablir cette bataille »; the line counts again; a second click changes nothing."""
+    made = browser.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": "Ruche"})
+    link = re.search(
+        r'id="join-url" value="[^"]*/c/([0-9a-f]+)/rejoindre\?code=([^"]+)"', made.text
+    )
+    assert link
+    campaign_id, code = link[1], link[2]
+    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    for gang in (alpha, bravo):
+        open_in_browser(browser, gang)
+        browser.post(f"/c/{campaign_id}/rejoindre", data={"code": code, "roster": gang["id"]})
+    body = {"campaign": campaign_id, "opponent_roster": bravo["id"]}
+    assert battle(browser, alpha, 1, body).status_code == 201
+    line = {"recorded_by": alpha["id"], "battle": "1"}
+    assert browser.post(f"/c/{campaign_id}/annuler", data=line).status_code == 303
+    voided = browser.get(f"/c/{campaign_id}").text
+    form = re.search(r'<form method="post" action="([^"]+)" class="void-form" data-once>', voided)
+    assert form and form[1] == f"/c/{campaign_id}/retablir"
+    assert "Rétablir cette bataille" in voided
+
+    back = browser.post(f"/c/{campaign_id}/retablir", data=line)
+    assert back.status_code == 303 and back.headers["location"] == f"/c/{campaign_id}?ok=retablie"
+    page = browser.get(back.headers["location"]).text
+    assert "Bataille rétablie : elle compte de nouveau." in page
+    assert "annulée : ne compte pas" not in page and "Annuler cette bataille" in page
+    assert not re.search(r"Alpha</a></td><td>0</td>", page), page
+    # Twice: nothing more (the line is not voided), the same answer.
+    assert browser.post(f"/c/{campaign_id}/retablir", data=line).status_code == 303
+    assert "Annuler cette bataille" in browser.get(f"/c/{campaign_id}").text
+    refused = browser.post(f"/c/{campaign_id}/retablir", data={**line, "battle": "x"})
+    assert refused.status_code == 422 and "Choisissez une bataille." in refused.text

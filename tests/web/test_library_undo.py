@@ -183,3 +183,24 @@ def test_prune_keeps_a_deleted_lists_shares_until_its_30_days_are_over(
     assert session.exec(sql("SELECT count(*) FROM deleted_item")).one()[0] == 0  # type: ignore[call-overload]
     assert browser.post(f"/listes/{roster_id}/restaurer").status_code == 303
     assert stored_roster(session, roster_id) is None
+
+
+def test_a_gang_restored_into_a_full_campaign_comes_back_without_its_place(
+    browser: TestClient, session: Session, monkeypatch: Any
+) -> None:
+    """The campaign filled up while the gang waited in the trash: the list and its ledger
+    come back, its place in the campaign does not (the gang cap holds)."""
+    from app.store import trash as trash_module
+
+    gang = stored(browser, orlocks())
+    campaign = campaign_of(browser)
+    assert join(browser, campaign, gang).status_code == 201
+    open_in_browser(browser, gang)
+    delete(browser, gang["id"])
+    other = stored(browser, orlocks("Les Goliaths"))
+    assert join(browser, campaign, other).status_code == 201
+    monkeypatch.setattr(trash_module, "CAMPAIGN_MAX_GANGS", 1)  # now full
+    assert browser.post(f"/listes/{gang['id']}/restaurer").status_code == 303
+    assert stored_roster(session, gang["id"]) is not None
+    standings = browser.get(f"/c/{campaign['id']}").text
+    assert "Les Goliaths" in standings and "Les Orlocks" not in standings

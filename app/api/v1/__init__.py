@@ -7,6 +7,8 @@ from pydantic import BaseModel
 
 from app.api.v1.books import books_router
 from app.api.v1.campaigns import campaigns_router
+from app.api.v1.carnet_file import carnet_file_router
+from app.api.v1.imports import imports_router
 from app.api.v1.rosters import rosters_router
 from app.api.v1.systems import systems_router
 from app.systems.base import AnySystem
@@ -35,5 +37,7 @@ def api_routers(
         rosters_router(dict(systems)),
         books_router(dict(systems)),
         campaigns_router(dict(systems)),
+        carnet_file_router(),
+        imports_router(dict(systems)),
     ]
     return calculator, stored, bodies

@@ -25,6 +25,7 @@ from app.api.v1.typed import typed_books
 from app.book_service import BookService
 from app.book_units import Updates
 from app.db import SessionDep
+from app.deps import ReadSessionDep
 from app.http_cache import not_modified
 from app.problems import Problem
 from app.roster_service import WrongSystem
@@ -115,6 +116,14 @@ def book_service(request: Request, session: SessionDep) -> BookService:
 
 
 Books = Annotated[BookService, Depends(book_service)]
+
+
+def book_reader(request: Request, session: ReadSessionDep) -> BookService:
+    return BookService(session, request.app.state.systems)
+
+
+# The public reads' (app/deps.py): on the read database when there is one.
+PublicBooks = Annotated[BookService, Depends(book_reader)]
 
 
 def _book(book_id: str, books: Books, authorization: Authorization = None) -> Book:
@@ -274,7 +283,7 @@ def _publication_routes(router: APIRouter, types: BookTypes) -> None:
         summary="A published version of a book (public; immutable but for `latest`)",
         operation_id="get_book_share",
     )
-    def get_book_share(code: str, request: Request, books: Books) -> Any:
+    def get_book_share(code: str, request: Request, books: PublicBooks) -> Any:
         share = books.share(code)
         body = books.share_body(share)
         etag = f"{share.etag}-{body['latest']}"

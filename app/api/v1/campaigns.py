@@ -39,6 +39,7 @@ from app.campaigns.models import (
 from app.campaigns.service import CampaignService, NotOrganiser, OrganiserTokenMissing
 from app.carnet_service import key_refusal
 from app.db import SessionDep
+from app.http_cache import build, not_modified, versioned_headers
 from app.problems import ApiError, Problem
 from app.roster_service import NoSuchRoster, TokenMissing, check
 from app.store import campaigns as campaign_store
@@ -46,6 +47,8 @@ from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign
 from app.systems.base import AnySystem
 from app.urls import public_base
+from app.web.campaigns.deps import PublicCampaigns
+from app.web.campaigns.standings import remembered_view
 
 
 async def campaign_service(request: Request, session: SessionDep) -> CampaignService:
@@ -97,7 +100,7 @@ def organised(campaigns: CampaignService, campaign_id: str, authorization: str |
 )
 def list_battles(
     roster_id: str,
-    campaigns: Campaigns,
+    campaigns: PublicCampaigns,
     response: Response,
     share: Annotated[str | None, Query(max_length=16)] = None,
     authorization: Authorization = None,
@@ -196,12 +199,21 @@ def join_campaign(campaign_id: str, body: JoinIn, campaigns: Campaigns) -> Any:
 @router.get(
     "/campaigns/{campaign_id}",
     response_model=CampaignOut,
-    responses={404: {"model": Problem}},
-    summary="A campaign and its standings (public)",
+    responses={
+        304: {"description": "Not modified: If-None-Match names the standings' ETag."},
+        404: {"model": Problem},
+    },
+    summary="A campaign and its standings (public; ETag, 304 when unchanged)",
     operation_id="get_campaign",
 )
-def get_campaign(campaign_id: str, campaigns: Campaigns) -> Any:
-    return campaigns.view(campaigns.get(campaign_id))
+def get_campaign(campaign_id: str, request: Request, campaigns: PublicCampaigns) -> Any:
+    campaign = campaigns.get(campaign_id)
+    version, body = remembered_view(request, campaigns, campaign)
+    system = campaigns.systems[campaign.system]
+    headers = versioned_headers(request, f"{version}-{build()}-{system.catalogue_version}-json")
+    if not_modified(request, headers["ETag"].strip('"')):
+        return Response(status_code=304, headers=headers)
+    return Response(body.encode(), media_type="application/json", headers=headers)
 
 
 def record(

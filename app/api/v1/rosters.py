@@ -22,14 +22,15 @@ from app.api.v1.deps import (
     Rosters,
     parse_version,
 )
-from app.db import SessionDep
+from app.api.v1.history import history_routes
+from app.deps import ReadSessionDep
 from app.hooks import counted
 from app.http_cache import immutable_headers, not_modified
 from app.problems import ApiError, Problem
 from app.roster_service import RosterService, StaleVersion, check
 from app.store import rosters as store
 from app.store.models import Roster
-from app.store.retention import record_view
+from app.store.retention import viewed_share
 from app.systems.base import AnySystem, RosterSummary
 from app.urls import public_base
 
@@ -43,6 +44,8 @@ class ShareExports(BaseModel):
     markdown: str
     text: str
     json_: str = Field(alias="json", serialization_alias="json")
+    tts_json: str = Field(description="URL of the Tabletop Simulator JSON (docs/tts.md).")
+    tts_text: str = Field(description="URL of the Tabletop Simulator text to paste.")
 
 
 class ShareCreated(BaseModel):
@@ -57,7 +60,12 @@ def share_links(base: str, code: str) -> ShareCreated:
         code=code,
         url=url,
         exports=ShareExports(
-            bbcode=f"{url}.bbcode", markdown=f"{url}.md", text=f"{url}.txt", json=f"{url}.json"
+            bbcode=f"{url}.bbcode",
+            markdown=f"{url}.md",
+            text=f"{url}.txt",
+            json=f"{url}.json",
+            tts_json=f"{url}.tts.json",
+            tts_text=f"{url}.tts.txt",
         ),
     )
 
@@ -142,6 +150,7 @@ def rosters_router(systems: dict[str, AnySystem]) -> APIRouter:
     _share_routes(router, types)
     carnet_routes(router, types.document, types.created, created)
     roster_update_routes(router, types.out, partial(roster_out, systems))
+    history_routes(router, types.document, types.out, partial(roster_out, systems))
     return router
 
 
@@ -262,9 +271,8 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         summary="A shared snapshot (public, immutable, cacheable)",
         operation_id="get_share",
     )
-    def read_share(code: str, request: Request, session: SessionDep) -> Any:
-        record_view(session, code)  # at most one write a day (docs/retention.md)
-        shared = store.get_share(session=session, code=code)
+    def read_share(code: str, request: Request, session: ReadSessionDep) -> Any:
+        shared = viewed_share(session, code)  # a view: at most one write a day, on the primary
         if shared is None and store.share_gone(session=session, code=code):
             raise ApiError(410, "This share was removed.", code="share_gone", loc=["path", "code"])
         if shared is None:

@@ -3,6 +3,7 @@ and its campaigns' Rep (« Chaque figurine possède une réputation », L11)."""
 
 from app.systems.bastos import build
 from app.systems.bastos.api import bastos_router
+from app.systems.bastos.importing import IMPORTS
 from app.systems.bastos.web import BastosPages
 from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits, sample_figures
@@ -35,4 +36,5 @@ SPEC = SystemSpec(
     ),
     play=PLAY,
     books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    imports=IMPORTS,
 )

@@ -5,6 +5,7 @@ from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.dcsystem import build
 from app.systems.dcsystem.api import dcsystem_router
+from app.systems.dcsystem.importing import IMPORTS
 from app.systems.dcsystem.play import PLAY
 from app.systems.dcsystem.web import DcsystemPages
 from app.systems.spec import SystemSpec
@@ -17,4 +18,5 @@ SPEC = SystemSpec(
     campaign=CampaignTraits(score_template="campaign_score.html"),
     play=PLAY,
     books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` fighter)
+    imports=IMPORTS,
 )

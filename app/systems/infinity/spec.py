@@ -2,6 +2,7 @@
 
 from app.systems.books import BookTraits
 from app.systems.infinity import build
+from app.systems.infinity.importing import IMPORTS
 from app.systems.infinity.web import InfinityPages
 from app.systems.play_traits import FigureState, PlayTraits
 from app.systems.spec import SystemSpec
@@ -17,4 +18,5 @@ SPEC = SystemSpec(
     pages=InfinityPages,
     play=PLAY,
     books=BookTraits(units_at="extras.units"),
+    imports=IMPORTS,
 )

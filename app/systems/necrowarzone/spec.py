@@ -5,6 +5,7 @@ from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits, FigureStat, sample_figures
 from app.systems.necrowarzone import build
 from app.systems.necrowarzone.api import necrowarzone_router
+from app.systems.necrowarzone.importing import IMPORTS
 from app.systems.necrowarzone.models import CHARACTERISTICS
 from app.systems.necrowarzone.play import PLAY
 from app.systems.necrowarzone.web import NecrowarzonePages
@@ -27,4 +28,5 @@ SPEC = SystemSpec(
     ),
     play=PLAY,
     books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` figure)
+    imports=IMPORTS,
 )

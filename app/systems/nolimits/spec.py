@@ -5,6 +5,7 @@ from app.systems.books import BookTraits
 from app.systems.campaign_traits import CampaignTraits
 from app.systems.nolimits import build
 from app.systems.nolimits.api import nolimits_router
+from app.systems.nolimits.importing import IMPORTS
 from app.systems.nolimits.models import CHARACTERISTICS
 from app.systems.nolimits.play import PLAY
 from app.systems.nolimits.web import NolimitsPages
@@ -18,4 +19,5 @@ SPEC = SystemSpec(
     campaign=CampaignTraits(profile_stats=CHARACTERISTICS, score_template="campaign_score.html"),
     play=PLAY,
     books=BookTraits(units_at="entries"),  # a book unit is an entry (its `custom` unit)
+    imports=IMPORTS,
 )

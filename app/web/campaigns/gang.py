@@ -7,15 +7,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, ValidationError
 
+from app.campaigns import reading, views
+from app.campaigns import states as fighters_of_ledger
 from app.campaigns.ledger import GONE, LedgerError
 from app.campaigns.models import BattleIn
 from app.campaigns.report import RESULTS, STATES, battle_bbcode, fighter_text, french_day
 from app.campaigns.service import CampaignService, traits_of
-from app.http_cache import not_modified
-from app.roster_service import RosterError, StaleVersion, check
+from app.http_cache import Memo, build, memory, not_modified, versioned_headers
+from app.roster_service import NoSuchRoster, RosterError, StaleVersion, check
+from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Roster, Share, as_utc
@@ -29,23 +32,20 @@ from app.web.campaigns.battle_form import (
     battle_refusal,
     figure_rows,
 )
-from app.web.campaigns.deps import Campaigns, system_page
-from app.web.deps import EditableRoster, FormDep, editable
+from app.web.campaigns.deps import BAD_PAGE, Campaigns, PublicCampaigns, page_number, system_page
+from app.web.deps import EditableRoster, FormDep
 from app.web.forms import error_text, field_errors
 from app.web.render import html_error, render
 
 router = APIRouter(include_in_schema=False)
 
-# Ledger lines a gang page shows at once (newest first; « Plus anciennes » pages on).
-PAGE_LINES = 50
+# Ledger lines a gang page shows at once (newest first; « Batailles plus anciennes » pages
+# on): what a view reads and draws past the gang's own ledger is bounded by it.
+PAGE_LINES = 20
+# What a process remembers of gangs' public pages, by version: bounded in bytes.
+PAGES_BYTES = 16 * 1024 * 1024
 # A report names the opponent gang as it is now: caches keep it briefly.
 REPORT_MAX_AGE = 60
-
-
-def page_number(request: Request) -> int:
-    """The page of ledger lines asked for, bounded where it enters (from 1)."""
-    text = str(request.query_params.get("page", "1"))[:4]
-    return int(text) if text.isdecimal() and 0 < int(text) <= 100 else 1
 
 
 def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int) -> bool:
@@ -72,29 +72,44 @@ def as_shared(
     return document, as_stored, kept, max([until, *(as_utc(row.created_at) for row in kept)])
 
 
+def histories(rows: Sequence[Battle], entries: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """Each entry's own line in the ledger `rows`, in order: (battle, what happened) for
+    each line naming it (by its stable id, or by its index for a line stored without one).
+    One pass over the lines, whatever the number of fighters."""
+    by_id: dict[str, list[int]] = {}
+    for index, entry in enumerate(entries):
+        if entry.get("id") is not None:
+            by_id.setdefault(str(entry["id"]), []).append(index)
+    out: list[list[Any]] = [[] for _ in entries]
+    for row in rows:
+        for fighter in row.fighters:
+            if fighter.get("id") is not None:
+                named = by_id.get(str(fighter["id"]), [])
+            else:
+                named = [fighter["entry"]] if 0 <= fighter["entry"] < len(entries) else []
+            for index in named:
+                out[index].append((row.number, fighter_text(fighter)))
+    return out
+
+
 def fighters_of(
     system: AnySystem,
-    roster: Roster,
     document: BaseModel,
     states: Sequence[str],
-    lines: Sequence[dict[str, Any]],
+    rows: Sequence[Battle],
 ) -> list[dict[str, Any]]:
-    """Each fighter's numbers, state and own line (XP over time, changes with causes)."""
+    """Each fighter's numbers, state and own line (XP over time, changes with causes) in
+    the gang's own ledger `rows`."""
     whole = check(system, document)[0]
     entries = document.model_dump(mode="json")["entries"]
     traits = traits_of(system.id)
     # A catalogue fighter's numbers are the catalogue figure's (issue 26.7: « None » XP).
     samples = traits.figures(system)
     figure_count = figure_rows({"entries": entries}, traits.figures_apart)
+    history = histories(rows, entries)
     fighters = []
     for index, (entry, result) in enumerate(zip(entries, whole.entries, strict=True)):
         custom = entry.get("custom") or samples.get(str(entry.get("unit")), {}).get("custom") or {}
-        history = [
-            (line["battle"], fighter_text(f))
-            for line in lines
-            for f in line["fighters"]
-            if line["recorded_by"] == roster.id and same_fighter(f, entry, index)
-        ]
         state = states[index] if index < len(states) else "active"
         fighters.append(
             {
@@ -108,7 +123,7 @@ def fighters_of(
                 "actions": getattr(result.derived, "actions", None),
                 "state": state,
                 "gone": state in GONE,
-                "history": history,
+                "history": history[index],
             }
         )
     return fighters
@@ -140,9 +155,11 @@ def gang_context(
     page: int = 1,
     share: Share | None = None,
 ) -> dict[str, Any]:
-    """The gang as its pages show it: each fighter's numbers and state, the ledger newest
-    first (a page of PAGE_LINES). The ledger is read once; the opponents' list only for
-    the owner's form. With `share`: the gang as that share froze it, as /s/{code} shows."""
+    """The gang as its pages show it: each fighter's numbers, state and history, and a page
+    of PAGE_LINES ledger lines, newest first. Its own ledger is read once; past it, what is
+    read is bounded by the page (app/campaigns/reading.py `ledger_page`); the opponents'
+    list only for the owner's form. With `share`: the gang as that share froze it, as
+    /s/{code} shows."""
     system = service.rosters.system(roster)
     rows = service.lines(roster)
     until = None
@@ -151,14 +168,12 @@ def gang_context(
     else:
         document, as_stored, rows, until = as_shared(system, rows, share)
     states = service.states(roster, rows, as_stored)
-    active = check(system, service.active(roster, document, rows))[0]
-    lines = service.battles(roster, rows, as_stored, until=until)
+    active = check(system, fighters_of_ledger.without_gone(document, states))[0]
+    asked = reading.Page(page, PAGE_LINES)
+    lines, count = reading.ledger_page(service.session, roster, rows, until, asked)
     opponents = (
         campaign_store.opponents(session=service.session, roster_id=roster.id) if owner else []
     )
-    newest = list(reversed(lines))
-    pages = max(1, -(-len(newest) // PAGE_LINES))
-    page = min(page, pages)
     return {
         "campaigns": [
             {"id": c.id, "name": c.name, "gangs": [{"id": i, "name": n} for i, n in gangs]}
@@ -167,12 +182,12 @@ def gang_context(
         "roster": roster,
         "gang_name": document.name if share is not None else roster.name,  # type: ignore[attr-defined]
         "system": system,
-        "fighters": fighters_of(system, roster, document, states, lines),
+        "fighters": fighters_of(system, document, states, rows),
         "derived": active.derived,
-        "lines": newest[(page - 1) * PAGE_LINES : page * PAGE_LINES],
-        "page": page,
-        "pages": pages,
-        "line_count": len(newest),
+        "lines": lines,
+        "page": asked.shown(count),
+        "pages": asked.pages(count),
+        "line_count": count,
         "results": RESULTS,
         "states": STATE_LABELS,
         "report_states": STATES,
@@ -193,7 +208,7 @@ def gang_page(
     invalid: set[str] | None = None,
 ) -> Response:
     """The gang's own page, its form as sent (`form`) after a refusal."""
-    context = gang_context(campaigns, roster, page=page_number(request))
+    context = gang_context(campaigns, roster, page=page_number(request) or 1)
     # The recruit's choice is the editor's « Ajouter » list (the system's add_unit).
     context.update(system_page(request, roster.system).context())
     context.update(
@@ -211,6 +226,8 @@ def gang_page(
 
 @router.get("/r/{roster_id}/campagne")
 def after_battle(roster: EditableRoster, request: Request, campaigns: Campaigns) -> Response:
+    if page_number(request) is None:
+        return html_error(request, 422, BAD_PAGE)
     flash = {
         "confirmed": "Bataille confirmée.",
         "disputed": "Bataille contestée : elle ne compte plus au classement.",
@@ -292,33 +309,50 @@ def give_verdict(
     return RedirectResponse(f"/r/{roster.id}/campagne?ok={said}", status_code=303)
 
 
-def owns(request: Request, campaigns: CampaignService, roster_id: str) -> bool:
-    """Whether this browser may edit the roster (its carnet holds it, or its token came)."""
-    try:
-        editable(request, campaigns.session, roster_id)
-    except RosterError:
-        return False
-    return True
-
-
 @router.get("/campagne/gang/{code}")
-def public_gang(code: str, request: Request, campaigns: Campaigns) -> Response:
+def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
+    """The gang as one of its shares froze it, for anyone (the owner's page is
+    /r/{id}/campagne): named by its version (ETag, 304 after 2 statements), kept
+    CAMPAIGN_MAX_AGE seconds, and remembered per version by the process."""
+    page = page_number(request)
+    if page is None:
+        return html_error(request, 422, BAD_PAGE)
+    found = campaign_reads.shared_gang(session=campaigns.session, code=code[:16])
+    if found is None or found.system not in campaigns.systems:
+        return missing_gang(request, campaigns, code)
+    version = views.gang_page_version(campaigns.session, found.id, code[:16])
+    catalogue = campaigns.systems[found.system].catalogue_version
+    etag = f"{version}-{build()}-{catalogue}-{page}"
+    headers = versioned_headers(request, etag)
+    if not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    remembered = memory(request, "gang_pages", lambda: Memo[bytes](PAGES_BYTES))
+    html = remembered.get(etag)
+    if html is not None:
+        return HTMLResponse(html, headers=headers)
+    shared = roster_store.get_share(session=campaigns.session, code=code[:16])
+    try:
+        if shared is None:
+            raise NoSuchRoster(found.id)  # removed since (caserne prune)
+        context = gang_context(campaigns, found, owner=False, page=page, share=shared)
+    except RosterError:
+        return missing_gang(request, campaigns, code)
+    context.update(error="", form={}, flash="", owner=False, code=code)
+    response = render(request, "campaign/gang.html", context, headers=headers)
+    remembered.put(etag, bytes(response.body))
+    return response
+
+
+def missing_gang(request: Request, campaigns: CampaignService, code: str) -> Response:
+    """The 404 of a gang's public page: no such share, or its gang is gone."""
     shared = roster_store.get_share(session=campaigns.session, code=code[:16])
     if shared is None or shared.roster_id is None:
         return html_error(request, 404, "Ce lien ne mène à aucun gang.")
-    try:
-        roster = campaigns.rosters.get(shared.roster_id)
-        owner = owns(request, campaigns, roster.id)
-        page = page_number(request)
-        context = gang_context(campaigns, roster, owner=owner, page=page, share=shared)
-    except RosterError:
-        return html_error(request, 404, "Ce gang n'existe plus.")
-    context.update(error="", form={}, flash="", owner=owner, code=code)
-    return render(request, "campaign/gang.html", context)
+    return html_error(request, 404, "Ce gang n'existe plus.")
 
 
 @router.get("/campagne/rapport/{code}.bbcode")
-def report(code: str, request: Request, campaigns: Campaigns) -> Response:
+def report(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     session = campaigns.session
     shared = roster_store.get_share(session=session, code=code[:16])
     roster = None

@@ -1,29 +1,44 @@
 """A club's campaign: the page that creates one, its standings (the organiser's page adds
 the join link and the battles to void) and the page where a player's list joins it."""
 
+import json
+from collections.abc import Hashable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import ValidationError
+from starlette.datastructures import FormData
 
-from app.campaigns.ledger import LedgerError
+from app.campaigns import views
+from app.campaigns.ledger import LedgerError, Losses
 from app.campaigns.models import CampaignIn
 from app.campaigns.report import RESULTS, french_day
 from app.campaigns.service import CampaignFull, CampaignService, JoinRefused
+from app.http_cache import Entries, Memo, build, memory, not_modified, versioned_headers
 from app.refusals import page_text
 from app.roster_service import RosterError, WrongSystem
 from app.store import campaigns as campaign_store
 from app.store.models import Campaign
 from app.urls import public_base
-from app.web.campaigns.deps import Campaigns, JoinableCampaign, OrganisedCampaign, is_organiser
-from app.web.campaigns.gang import PAGE_LINES, page_number
+from app.web.campaigns.deps import (
+    BAD_PAGE,
+    Campaigns,
+    JoinableCampaign,
+    OrganisedCampaign,
+    PublicCampaigns,
+    ShownCampaign,
+    is_organiser,
+    page_number,
+)
 from app.web.deps import FormDep, editable, my_lists, writing_carnet
 from app.web.forms import field_errors
-from app.web.render import render
+from app.web.render import html_error, render
 
 router = APIRouter(include_in_schema=False)
 
+# The campaign's battles the organiser's page lists at once (newest first).
+PAGE_LINES = 50
 CAMPAIGN_LABELS = {"system": "Système", "name": "Nom", "notes": "Règles de la campagne"}
 
 
@@ -82,7 +97,7 @@ def organiser_context(
 ) -> dict[str, Any]:
     """The organiser's page adds the join link again, a new one on demand, and the
     campaign's battles (a page of PAGE_LINES) to void."""
-    page = page_number(request)
+    page = page_number(request) or 1
     lines, total = campaign_store.recent_lines(
         session=campaigns.session,
         campaign_id=campaign.id,
@@ -104,6 +119,32 @@ def organiser_context(
     }
 
 
+# What a process remembers of the campaigns' views (get_campaign's JSON) and rendered
+# standings, by version, bounded in bytes (a 64-gang view weighs about 10 KB); and what
+# each gang's lines did to its fighters, by gang version (views.py `standings`), bounded in
+# gangs (each at most a ledger's 1,000 numbers).
+VIEWS_BYTES = 8 * 1024 * 1024
+PAGES_BYTES = 16 * 1024 * 1024
+KNOWN_GANGS = 4096
+
+
+def remembered_view(
+    request: Request, campaigns: CampaignService, campaign: Campaign
+) -> tuple[str, str]:
+    """The campaign view's version and body (get_campaign's JSON), remembered per version."""
+    return views.remembered_view(
+        campaigns.session,
+        campaign,
+        memory(request, "campaign_views", lambda: Memo[str](VIEWS_BYTES)),
+        memory(request, "campaign_losses", lambda: Entries[Hashable, Losses](KNOWN_GANGS)),
+    )
+
+
+def standings_pages(request: Request) -> Memo[bytes]:
+    """The rendered public standings, by ETag."""
+    return memory(request, "campaign_pages", lambda: Memo[bytes](PAGES_BYTES))
+
+
 def campaign_view(
     request: Request,
     campaigns: CampaignService,
@@ -112,8 +153,22 @@ def campaign_view(
     error: str = "",
     status: int = 200,
 ) -> Response:
-    view = campaigns.view(campaign)
+    """The standings. Everyone's page is named by its version (ETag, 304) and may be kept
+    CAMPAIGN_MAX_AGE seconds; it varies on Cookie, since the organiser's browser gets its
+    own page (private, never stored), as does any page saying something (`flash`, `error`)."""
+    organiser = is_organiser(request, campaigns, campaign)
+    version, body = remembered_view(request, campaigns, campaign)
     system = campaigns.systems[campaign.system]
+    public = not organiser and not flash and not error and status == 200
+    etag = f"{version}-{build()}-{system.catalogue_version}-html"
+    headers = {**versioned_headers(request, etag), "Vary": "Cookie"}
+    if public:
+        if not_modified(request, etag):
+            return Response(status_code=304, headers=headers)
+        html = standings_pages(request).get(etag)
+        if html is not None:
+            return HTMLResponse(html, headers=headers)
+    view = json.loads(body)
     context: dict[str, Any] = {
         "campaign": view,
         "system": system,
@@ -122,21 +177,29 @@ def campaign_view(
         "flash": flash,
         "error": error,
     }
-    organiser = is_organiser(request, campaigns, campaign)
     if organiser:
         context.update(organiser_context(request, campaigns, campaign, view))
+    if public:
+        response = render(request, "campaign/campaign.html", context, headers=headers)
+        standings_pages(request).put(etag, bytes(response.body))
+        return response
     response = render(request, "campaign/campaign.html", context, status=status)
-    if organiser:
-        response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Vary"] = "Cookie"
     return response
 
 
 @router.get("/c/{campaign_id}")
-def campaign_page(campaign: JoinableCampaign, request: Request, campaigns: Campaigns) -> Response:
+def campaign_page(
+    campaign: ShownCampaign, request: Request, campaigns: PublicCampaigns
+) -> Response:
     flash = {
         "lien": "Nouveau lien d'invitation : l'ancien ne fait plus rejoindre.",
         "annulee": "Bataille annulée : elle reste affichée et ne compte plus.",
+        "retablie": "Bataille rétablie : elle compte de nouveau.",
     }.get(str(request.query_params.get("ok", "")), "")
+    if page_number(request) is None:
+        return html_error(request, 422, BAD_PAGE)
     return campaign_view(request, campaigns, campaign, flash)
 
 
@@ -156,14 +219,30 @@ def void_line(
     campaign: OrganisedCampaign, request: Request, campaigns: Campaigns, form: FormDep
 ) -> Response:
     """The organiser voids a battle of the campaign (it stays shown, counts nowhere)."""
+    return voided(campaign, request, campaigns, form, undo=False)
+
+
+@router.post("/c/{campaign_id}/retablir")
+def unvoid_line(
+    campaign: OrganisedCampaign, request: Request, campaigns: Campaigns, form: FormDep
+) -> Response:
+    """The organiser brings a voided battle back: it counts again (issue 26: every removal
+    can be undone)."""
+    return voided(campaign, request, campaigns, form, undo=True)
+
+
+def voided(
+    campaign: Campaign, request: Request, campaigns: CampaignService, form: FormData, undo: bool
+) -> Response:
     number = str(form.get("battle") or "")[:7]
     try:
         if not number.isdecimal():
             raise LedgerError("no_such_battle", "Choisissez une bataille.", ["battle"])
-        campaigns.void(campaign, str(form.get("recorded_by") or "")[:32], int(number))
+        campaigns.void(campaign, str(form.get("recorded_by") or "")[:32], int(number), undo)
     except LedgerError as exc:
         return campaign_view(request, campaigns, campaign, error=str(exc), status=422)
-    return RedirectResponse(f"/c/{campaign.id}?ok=annulee", status_code=303)
+    said = "retablie" if undo else "annulee"
+    return RedirectResponse(f"/c/{campaign.id}?ok={said}", status_code=303)
 
 
 def join_form(

@@ -1,8 +1,8 @@
 """retired carnet keys: the hashes of a carnet's last keys before a rotation, so that an old
 key is told from a wrong one (issue 28: `carnet_key_rotated`)
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-07
 
 A new table only (`retired_key`): no existing row is read or rewritten. Downgrading drops
@@ -15,8 +15,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

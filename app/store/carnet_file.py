@@ -1,0 +1,112 @@
+"""What a carnet's file reads and writes (app/carnet_file; docs/carnet-file.md): everything
+a carnet holds, documents included, in a few queries; a restore's rows, added to the
+caller's transaction (it commits once: a file comes in whole or not at all)."""
+
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.store.models import (
+    Battle,
+    Book,
+    BookShare,
+    Campaign,
+    CampaignGang,
+    CarnetCampaign,
+    CarnetRoster,
+    Roster,
+    Share,
+)
+from app.store.rosters import hash_token, new_token
+
+
+def held_rosters(*, session: Session, carnet_id: str) -> list[Roster]:
+    """The carnet's lists, documents loaded, oldest first (a file's order)."""
+    query = (
+        select(Roster)
+        .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
+        .where(CarnetRoster.carnet_id == carnet_id)
+        .order_by(col(Roster.created_at), col(Roster.id))
+    )
+    return list(session.exec(query).all())
+
+
+def held_books(*, session: Session, carnet_id: str) -> list[Book]:
+    query = (
+        select(Book).where(Book.carnet_id == carnet_id).order_by(col(Book.created_at), col(Book.id))
+    )
+    return list(session.exec(query).all())
+
+
+def published(*, session: Session, book_ids: Iterable[str]) -> list[BookShare]:
+    """The published versions of these books, oldest first."""
+    ids = sorted(set(book_ids))
+    if not ids:
+        return []
+    query = (
+        select(BookShare)
+        .where(col(BookShare.book_id).in_(ids))
+        .order_by(col(BookShare.book_id), col(BookShare.version), col(BookShare.created_at))
+    )
+    return list(session.exec(query).all())
+
+
+def ledgers(*, session: Session, roster_ids: Iterable[str]) -> list[Battle]:
+    """The battle lines these lists recorded, by list then number."""
+    ids = sorted(set(roster_ids))
+    if not ids:
+        return []
+    query = (
+        select(Battle)
+        .where(col(Battle.roster_id).in_(ids))
+        .order_by(col(Battle.roster_id), col(Battle.number))
+    )
+    return list(session.exec(query).all())
+
+
+def campaigns_of(*, session: Session, carnet_id: str) -> list[Campaign]:
+    """The campaigns the carnet organises, oldest first."""
+    query = (
+        select(Campaign)
+        .join(CarnetCampaign, col(CarnetCampaign.campaign_id) == col(Campaign.id))
+        .where(CarnetCampaign.carnet_id == carnet_id)
+        .order_by(col(Campaign.created_at), col(Campaign.id))
+    )
+    return list(session.exec(query).all())
+
+
+def gangs_of(*, session: Session, campaign_ids: Iterable[str]) -> list[tuple[str, str]]:
+    """(campaign, roster) of every gang of these campaigns, in joining order."""
+    ids = sorted(set(campaign_ids))
+    if not ids:
+        return []
+    query = (
+        select(CampaignGang.campaign_id, CampaignGang.roster_id)
+        .where(col(CampaignGang.campaign_id).in_(ids))
+        .order_by(col(CampaignGang.joined_at), col(CampaignGang.roster_id))
+    )
+    return [(campaign, roster) for campaign, roster in session.exec(query).all()]
+
+
+def shares(*, session: Session, codes: Iterable[str]) -> dict[str, Share]:
+    wanted = sorted(set(codes))
+    if not wanted:
+        return {}
+    query = select(Share).where(col(Share.code).in_(wanted))
+    return {share.code: share for share in session.exec(query).all()}
+
+
+def new_row(model: type[Any], **fields: Any) -> Any:
+    """A new roster, book or campaign row with a fresh id (its secrets drawn and dropped:
+    the carnet's key opens what the carnet holds)."""
+    if model is Campaign:
+        return Campaign(
+            id=secrets.token_hex(12),
+            token_hash=hash_token(new_token()),
+            join_hash=hash_token(code := secrets.token_urlsafe(12)),
+            join_code=code,
+            **fields,
+        )
+    return model(id=secrets.token_hex(12), token_hash=hash_token(new_token()), **fields)
