@@ -29,7 +29,7 @@ from app.book_units import (
     with_items,
     with_unit,
 )
-from app.carnet_service import KeyRefused
+from app.carnet_service import key_refusal
 from app.roster_service import (
     Refusal,
     StaleVersion,
@@ -143,7 +143,7 @@ class BookService:
         """The carnet whose key this is (a key's hash is unique); KeyRefused otherwise."""
         carnet = carnet_store.carnet_of_key(session=self.session, key=key)
         if carnet is None:
-            raise KeyRefused("")
+            raise key_refusal(self.session, key)
         return carnet
 
     def document(self, book: Book) -> BookDocument:

@@ -26,9 +26,11 @@ __all__ = [
     "CarnetService",
     "KeyMissing",
     "KeyRefused",
+    "KeyRotated",
     "NoSuchCarnet",
     "NotInCarnet",
     "cookie_value",
+    "key_refusal",
     "parse_cookie",
 ]
 
@@ -51,6 +53,19 @@ class KeyMissing(CarnetError):
 
 class KeyRefused(CarnetError):
     """A key came, and it is not this carnet's (or no longer: the key was changed)."""
+
+
+class KeyRotated(KeyRefused):
+    """A key came that this carnet had before: it was changed since, and opens nothing."""
+
+
+def key_refusal(session: Session, key: str, carnet_id: str | None = None) -> KeyRefused:
+    """Why `key` opens nothing (of `carnet_id`, or of any carnet): it was changed since
+    (KeyRotated, while the carnet keeps its hash), or it is simply wrong (KeyRefused)."""
+    was = store.retired_carnet(session=session, key=key)
+    if was is not None and carnet_id in (None, was):
+        return KeyRotated(was)
+    return KeyRefused(carnet_id or "")
 
 
 class CarnetFull(CarnetError):
@@ -89,7 +104,7 @@ class CarnetService:
         if key is None:
             raise KeyMissing(carnet_id)
         if not store.key_matches(carnet, key):
-            raise KeyRefused(carnet_id)
+            raise key_refusal(self.session, key, carnet_id)
         return carnet
 
     def add(self, carnet: Carnet, roster_ids: Iterable[str]) -> None:

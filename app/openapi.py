@@ -9,6 +9,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from app.exports.tts import TtsExport
 from app.security.routes import may_be_limited
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -37,6 +38,7 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
                     _required_if_match(operation)
                     _response_headers(operation)
             _links(schema)
+            _export_paths(schema)
             schema["components"]["headers"] = HEADERS
             schema["components"].setdefault("securitySchemes", {})[SECURITY] = {
                 "type": "http",
@@ -47,6 +49,7 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
             components = schema.get("components", {}).get("schemas", {})
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
+            _unique_titles(components)
             app.openapi_schema = schema
         return app.openapi_schema
 
@@ -55,7 +58,7 @@ def install(app: FastAPI, request_models: Sequence[type[BaseModel]]) -> None:
 
 SECURITY = "editToken"
 # The routers whose body routes answer 415 to a body of another type (require_json_body).
-JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares")
+JSON_ONLY_TAGS = ("rosters", "books", "carnets", "shares", "campaigns")
 
 
 def _bearer_security(operation: dict[str, Any]) -> None:
@@ -246,3 +249,114 @@ def _response_headers(operation: dict[str, Any]) -> None:
         parameters = operation.setdefault("parameters", [])
         if not any(p.get("name", "").lower() == "if-none-match" for p in parameters):
             parameters.append(IF_NONE_MATCH)
+
+
+# The exports of a share and of a published book (pages for programs: /s/{code}.json is
+# get_share's body, /a/{code}.json get_book_share's) and a battle's report, as they answer.
+EXPORT_FORMATS = {
+    "json": ("application/json", "The same body as"),
+    "bbcode": ("text/plain", "BBCode (phpBB-style forums) of"),
+    "md": ("text/markdown", "Markdown (CommonMark) of"),
+    "txt": ("text/plain", "Plain text of"),
+}
+EXPORTED = (
+    ("s", "export_share", "get_share", "a roster share"),
+    ("a", "export_book_share", "get_book_share", "a published book version"),
+)
+CODE_PARAMETER = {
+    "name": "code",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^[0-9a-z]{1,16}$"},
+}
+PAGE = {"text/html": {"schema": {"type": "string"}}}
+PROBLEM = {"application/problem+json": {"schema": PROBLEM_REF}}
+
+
+def _export(
+    summary: str, media: str, body: dict[str, Any], missing: dict[str, Any], gone: bool
+) -> dict[str, Any]:
+    """One export's GET: its body, the caching headers, 304 to a matching If-None-Match,
+    404 (410 for a removed share) as a problem for JSON, a page for text."""
+    cached = {name: {"$ref": f"#/components/headers/{name}"} for name in _READ}
+    responses: dict[str, Any] = {
+        "200": {"description": summary, "content": {media: {"schema": body}}, "headers": cached},
+        "304": {"description": "Not modified.", "headers": cached},
+        "404": {"description": "No such code.", "content": missing},
+    }
+    if gone:
+        responses["410"] = {"description": "Removed (docs/retention.md).", "content": missing}
+    return {
+        "tags": ["exports"],
+        "summary": summary,
+        "parameters": [CODE_PARAMETER, IF_NONE_MATCH],
+        "responses": responses,
+    }
+
+
+def _export_paths(schema: dict[str, Any]) -> None:
+    paths = schema.setdefault("paths", {})
+    operations = {
+        operation.get("operationId"): operation
+        for path in paths.values()
+        for operation in path.values()
+    }
+    for prefix, name, read, what in EXPORTED:
+        if read not in operations:
+            continue
+        answer = operations[read]["responses"]["200"]["content"]["application/json"]["schema"]
+        for ext, (media, said) in EXPORT_FORMATS.items():
+            json = ext == "json"
+            summary = f"{said} {read}" if json else f"{said} {what}"
+            body = answer if json else {"type": "string"}
+            missing = PROBLEM if json else {**PAGE, **PROBLEM}
+            operation = _export(summary, media, body, missing, gone=prefix == "s")
+            operation["operationId"] = f"{name}_{ext}"
+            paths[f"/{prefix}/{{code}}.{ext}"] = {"get": operation}
+    _tts_exports(paths, schema["components"]["schemas"])
+    report = _export(
+        "A battle's report in BBCode (the share its line pinned)",
+        "text/plain",
+        {"type": "string"},
+        {**PAGE, **PROBLEM},
+        gone=False,
+    )
+    report["operationId"] = "export_battle_report"
+    paths["/campagne/rapport/{code}.bbcode"] = {"get": report}
+    for template in [p for p in paths if not p.startswith("/api/")]:
+        for method, operation in paths[template].items():
+            _limit_responses(method.upper(), template, operation)
+            _response_headers(operation)
+
+
+def _tts_exports(paths: dict[str, Any], components: dict[str, Any]) -> None:
+    """/s/{code}.tts.json and .tts.txt (docs/tts.md): Tabletop Simulator's objects."""
+    _, definitions = models_json_schema(
+        [(TtsExport, "serialization")], ref_template="#/components/schemas/{model}"
+    )
+    for name, definition in definitions.get("$defs", {}).items():
+        components.setdefault(name, definition)
+    exported = {"$ref": "#/components/schemas/TtsExport"}
+    for ext, media, body, missing in (
+        ("tts.json", "application/json", exported, PROBLEM),
+        ("tts.txt", "text/plain", {"type": "string"}, {**PAGE, **PROBLEM}),
+    ):
+        summary = f"Tabletop Simulator's objects of a roster share ({ext})"
+        operation = _export(summary, media, body, missing, gone=True)
+        operation["operationId"] = f"export_share_{ext.replace('.', '_')}"
+        paths[f"/s/{{code}}.{ext}"] = {"get": operation}
+
+
+def _unique_titles(components: dict[str, Any]) -> None:
+    """Two components never share a title: generators name their classes after it, and
+    openapi-python-client dropped both (and every answer using them) on a clash (a model and
+    its -Input/-Output variants, two modules' models of one name). A shared title becomes the
+    component's own name, in CamelCase (FileLine-Output: FileLineOutput)."""
+    titles: dict[str, list[str]] = {}
+    for name, component in components.items():
+        titles.setdefault(component.get("title", name), []).append(name)
+    for names in titles.values():
+        if len(names) > 1:
+            for name in names:
+                words = re.split(r"[^0-9A-Za-z]+", name)
+                components[name]["title"] = "".join(w[:1].upper() + w[1:] for w in words)

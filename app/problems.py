@@ -152,10 +152,25 @@ def validation_errors(raw: Sequence[Any], body: Any = _MISSING) -> list[FieldErr
     for err in raw:
         code = str(err.get("type", ""))
         loc: list[str | int] = [p for p in err.get("loc", ()) if isinstance(p, str | int)]
+        code, loc = _tag_field(err, code, loc)
         if body is not _MISSING and loc and loc[0] == "body":
             loc = sent_loc(loc, body, code)
         errors.append(FieldError(loc=loc, msg=str(err.get("msg", "")), code=code))
     return errors
+
+
+def _tag_field(err: Any, code: str, loc: list[str | int]) -> tuple[str, list[str | int]]:
+    """A discriminated union's refusal said at its tag's field: an unknown `system` is
+    `unknown_system` at `["body", "system"]`, a missing tag `missing` there (pydantic puts
+    them on the object)."""
+    if code not in ("union_tag_invalid", "union_tag_not_found"):
+        return code, loc
+    field = str((err.get("ctx") or {}).get("discriminator", "")).strip("'")
+    if not field.isidentifier():
+        return code, loc
+    if code == "union_tag_not_found":
+        return "missing", [*loc, field]
+    return ("unknown_system" if field == "system" else code), [*loc, field]
 
 
 def problem_detail(errors: Sequence[FieldError]) -> str:

@@ -26,6 +26,7 @@ from app.carnet_service import (
     CarnetFull,
     KeyMissing,
     KeyRefused,
+    KeyRotated,
     NoSuchCarnet,
     NotInCarnet,
 )
@@ -105,9 +106,21 @@ def _own_words(error: Refusal, _subject: str = "") -> str:
     return str(error)
 
 
-def _ledger_field(error: Refusal) -> tuple[str, list[str | int]]:
-    assert isinstance(error, LedgerError)
+def _own_field(error: Refusal) -> tuple[str, list[str | int]]:
+    """The code and body field a refusal names itself (a ledger's, a join's)."""
+    assert isinstance(error, LedgerError | JoinRefused)
     return error.code, ["body", *error.path]
+
+
+def _authorization(status: int, api: Detail, page: str, code: str) -> Answer:
+    """A refusal of the secret sent as `Authorization` (a 401 says how to send one)."""
+    challenge = (lambda _error: BEARER) if status == 401 else None
+    return Answer(status, api, page, code, AUTHORIZATION, headers=challenge)
+
+
+def _missing(api: str, page: str, code: str, param: str) -> Answer:
+    """A 404 for an id of the path that names nothing."""
+    return Answer(404, _const(api), page, code, ("path", param))
 
 
 def _unknown(error: Refusal, _subject: str) -> str:
@@ -124,6 +137,7 @@ PRIVATE = (
     "lien de modification, ou partagez-la pour la montrer."
 )
 ORGANISER_ONLY = "Seul l'organisateur de la campagne le peut."
+KEY_CHANGED = "La clé de ce carnet a été changée : ce lien n'ouvre plus rien."
 # The book pages' one refusal (`EditableBook`, app/web/toolkit.py): the same 404 page for a
 # book that does not exist and for one of another carnet.
 NOT_YOUR_BOOK = "Ce livre d'armée n'est pas dans le carnet de ce navigateur."
@@ -140,34 +154,21 @@ BEARER = {"WWW-Authenticate": "Bearer"}
 TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
     (
         NoSuchRoster,
-        Answer(
-            404,
-            _const("No such roster."),
-            "Cette liste n'existe pas.",
-            "roster_not_found",
-            ("path", "roster_id"),
-        ),
+        _missing("No such roster.", "Cette liste n'existe pas.", "roster_not_found", "roster_id"),
     ),
     (NoSuchVersion, Answer(404, _const(NOT_KEPT), NOT_KEPT_PAGE, "version_not_found", VERSION)),
     (FileTooLarge, Answer(413, _own_words, TOO_BIG_FILE, "carnet_file_too_large")),
     (
         NoSuchBook,
-        Answer(
-            404,
-            _const("No such book."),
-            "Ce livre d'armée n'existe pas.",
-            "book_not_found",
-            ("path", "book_id"),
-        ),
+        _missing("No such book.", "Ce livre d'armée n'existe pas.", "book_not_found", "book_id"),
     ),
     (
         NoSuchBookShare,
-        Answer(
-            404,
-            _const("No such published book."),
+        _missing(
+            "No such published book.",
             "Ce livre publié n'existe pas.",
             "book_share_not_found",
-            ("path", "code"),
+            "code",
         ),
     ),
     (
@@ -181,18 +182,8 @@ TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
         ),
     ),
     (UnknownSystem, Answer(422, _unknown, "Système de jeu inconnu.", "unknown_system", SYSTEM)),
-    (
-        TokenMissing,
-        Answer(
-            401,
-            _private,
-            PRIVATE,
-            "edit_token_missing",
-            AUTHORIZATION,
-            headers=lambda _error: BEARER,
-        ),
-    ),
-    (TokenRefused, Answer(403, _wrong_token, PRIVATE, "edit_token_refused", AUTHORIZATION)),
+    (TokenMissing, _authorization(401, _private, PRIVATE, "edit_token_missing")),
+    (TokenRefused, _authorization(403, _wrong_token, PRIVATE, "edit_token_refused")),
     (
         NotInBrowser,
         Answer(
@@ -255,34 +246,29 @@ TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
     ),
     (
         NoSuchCarnet,
-        Answer(
-            404,
-            _const("No such carnet."),
-            "Ce carnet n'existe pas.",
-            "carnet_not_found",
-            ("path", "carnet_id"),
-        ),
+        _missing("No such carnet.", "Ce carnet n'existe pas.", "carnet_not_found", "carnet_id"),
     ),
     (
         KeyMissing,
-        Answer(
+        _authorization(
             401,
             _const("Send the carnet's key: 'Authorization: Bearer <key>'."),
             "Ce lien de carnet est incomplet.",
             "carnet_key_missing",
-            AUTHORIZATION,
-            headers=lambda _error: BEARER,
+        ),
+    ),
+    (
+        KeyRotated,
+        _authorization(
+            403,
+            _const("This carnet's key was changed since: this one opens nothing now."),
+            KEY_CHANGED,
+            "carnet_key_rotated",
         ),
     ),
     (
         KeyRefused,
-        Answer(
-            403,
-            _const("Wrong carnet key (or a key that was changed since)."),
-            "La clé de ce carnet a été changée : ce lien n'ouvre plus rien.",
-            "carnet_key_refused",
-            AUTHORIZATION,
-        ),
+        _authorization(403, _const("Wrong carnet key."), KEY_CHANGED, "carnet_key_refused"),
     ),
     (
         CarnetRevoked,
@@ -317,10 +303,12 @@ TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
     ),
     (CarnetError, Answer(400, _const("Refused."), "Demande refusée.", "carnet_refused")),
     # Campaigns (docs/campaigns.md): a ledger's refusal names its own code and field.
-    (LedgerError, Answer(422, _own_words, _own_words, "invalid", field=_ledger_field)),
+    (LedgerError, Answer(422, _own_words, _own_words, "invalid", field=_own_field)),
     (
         NoSuchCampaign,
-        Answer(404, _const("No such campaign."), "Cette campagne n'existe pas.", "not_found"),
+        _missing(
+            "No such campaign.", "Cette campagne n'existe pas.", "campaign_not_found", "campaign_id"
+        ),
     ),
     (
         JoinRefused,
@@ -328,29 +316,32 @@ TABLE: tuple[tuple[type[Refusal], Answer], ...] = (
             403,
             _const("Wrong join code or edit token: nothing joined."),
             "Ce lien d'invitation n'est pas celui de cette campagne.",
-            "forbidden",
+            "join_code_refused",
+            field=_own_field,
         ),
     ),
     (
         CampaignFull,
-        Answer(409, _const("The campaign is full."), "Cette campagne est complète.", "conflict"),
+        Answer(
+            409, _const("The campaign is full."), "Cette campagne est complète.", "campaign_full"
+        ),
     ),
     (
         OrganiserTokenMissing,
-        Answer(
+        _authorization(
             401,
             _const("The campaign's edit token is needed."),
             ORGANISER_ONLY,
-            "unauthorized",
+            "campaign_token_missing",
         ),
     ),
     (
         NotOrganiser,
-        Answer(
+        _authorization(
             403,
             _const("Not this campaign's edit token: nothing voided."),
             ORGANISER_ONLY,
-            "forbidden",
+            "campaign_token_refused",
         ),
     ),
 )

@@ -50,4 +50,9 @@ def test_campaign_refusals_are_answered_as_the_edges_did() -> None:
     ]
     joined = api_error(JoinRefused("c"))
     assert (joined.status, joined.detail) == (403, "Wrong join code or edit token: nothing joined.")
-    assert joined.errors[0].code == "forbidden"
+    assert (joined.errors[0].code, joined.errors[0].loc) == (
+        "join_code_refused",
+        ["body", "join_code"],
+    )
+    token = api_error(JoinRefused("c", "edit_token")).errors[0]
+    assert (token.code, token.loc) == ("edit_token_refused", ["body", "edit_token"])

@@ -9,7 +9,14 @@ class NoSuchCampaign(Refusal):
 
 
 class JoinRefused(Refusal):
-    """The join code or the roster's edit token is wrong: nothing joins."""
+    """The join code or the roster's edit token is wrong: nothing joins. `field` says
+    which: "join_code" or "edit_token"."""
+
+    def __init__(self, campaign_id: str, field: str = "join_code") -> None:
+        super().__init__(campaign_id)
+        # As a ledger's refusal says it: its code, and the body field it is about.
+        self.code = "edit_token_refused" if field == "edit_token" else "join_code_refused"
+        self.path: tuple[str | int, ...] = (field,)
 
 
 class CampaignFull(Refusal):

@@ -2,7 +2,7 @@
 number and string is bounded where it enters."""
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -57,6 +57,18 @@ ISO_DATE = (
 )
 
 
+def score_field() -> Any:
+    return Field(None, description="The system's score body (POST /systems/{system}/score).")
+
+
+def recruits_field() -> Any:
+    return Field(
+        default_factory=list,
+        max_length=MAX_RECRUITS,
+        description="Roster entries to add (entries of the gang's system).",
+    )
+
+
 class BattleIn(BaseModel):
     model_config = INPUT
 
@@ -66,14 +78,10 @@ class BattleIn(BaseModel):
     opponent: str = Field("", max_length=100, pattern=NO_NUL)
     scenario: str = Field("", max_length=100, pattern=NO_NUL)
     result: ResultName
-    score: FreeObject | None = Field(
-        None, description="The system's score body (POST /systems/{system}/score)."
-    )
+    score: FreeObject | None = score_field()
     notes: str = Field("", max_length=2000, pattern=NO_NUL)
     fighters: list[FighterIn] = Field(default_factory=list, max_length=MAX_FIGHTERS)
-    recruits: list[FreeObject] = Field(
-        default_factory=list, max_length=MAX_RECRUITS, description="Roster entries to add."
-    )
+    recruits: list[FreeObject] = recruits_field()
     corrects: Annotated[int, Between(1, 1_000_000)] | None = Field(
         None, description="Number of the battle line this line corrects."
     )

@@ -287,7 +287,7 @@ class CampaignService:
             raise JoinRefused(campaign.id)
         roster = self.rosters.get(roster_id)
         if not self.rosters.token_is_its_own(roster, edit_token):
-            raise JoinRefused(campaign.id)
+            raise JoinRefused(campaign.id, "edit_token")
         if roster.system != campaign.system:
             raise LedgerError(
                 "wrong_system",

@@ -255,6 +255,7 @@ def book_markdown(book: PresentedBook, url: str) -> str:
     for unit in book.units:
         out.append(_titled(book, unit, f"* **{markdown.escape(unit.name)}**", markdown.escape))
         for line in _details(book, unit):
-            out.append(f"  * {markdown.escape(line)}")
+            # Each detail opens its list item's line: a text there is no heading, list or rule.
+            out.append(f"  * {markdown.escape(line, line_start=True)}")
     out += ["", f"<{url}>"]
     return "\n".join(out) + "\n"

@@ -12,10 +12,13 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from app.store import deferred, no_row_has
-from app.store.models import Carnet, CarnetRoster, Roster, utcnow
+from app.store.models import Carnet, CarnetRoster, RetiredKey, Roster, utcnow
 from app.store.rosters import hash_token, new_token
 
 ROSTER = "roster"
+# A carnet's retired keys kept, newest first: enough for the devices and programs of one
+# player that missed a few rotations, bounded however often the key changes.
+RETIRED_KEYS_KEPT = 10
 
 
 def rows_changed(result: Result[Any]) -> int:
@@ -53,14 +56,43 @@ def rotate_key(*, session: Session, carnet: Carnet, key: str | None = None) -> s
     (issue 25: 20 concurrent rotations with one key were 4 x accepted on PostgreSQL,
     handing out 4 keys of which one worked)."""
     key = key or new_token()
+    old = carnet.key_hash
     result = session.execute(
         update(Carnet)
-        .where(col(Carnet.id) == carnet.id, col(Carnet.key_hash) == carnet.key_hash)
+        .where(col(Carnet.id) == carnet.id, col(Carnet.key_hash) == old)
         .values(key_hash=hash_token(key), key_changed_at=utcnow())
     )
+    changed = rows_changed(result) == 1
+    if changed:
+        _retire(session, carnet.id, old)
     session.commit()
     session.refresh(carnet)
-    return key if rows_changed(result) == 1 else None
+    return key if changed else None
+
+
+def _retire(session: Session, carnet_id: str, key_hash: str) -> None:
+    """Keeps the old key's hash, and only the newest RETIRED_KEYS_KEPT of the carnet's."""
+    session.execute(delete(RetiredKey).where(col(RetiredKey.key_hash) == key_hash))
+    session.add(RetiredKey(key_hash=key_hash, carnet_id=carnet_id))
+    session.flush()
+    kept = (
+        select(RetiredKey.key_hash)
+        .where(RetiredKey.carnet_id == carnet_id)
+        .order_by(col(RetiredKey.retired_at).desc(), col(RetiredKey.key_hash))
+        .limit(RETIRED_KEYS_KEPT)
+    )
+    session.execute(
+        delete(RetiredKey).where(
+            col(RetiredKey.carnet_id) == carnet_id,
+            col(RetiredKey.key_hash).not_in(list(session.exec(kept).all())),
+        )
+    )
+
+
+def retired_carnet(*, session: Session, key: str) -> str | None:
+    """The id of the carnet whose key this was before a rotation, or None."""
+    found = session.get(RetiredKey, hash_token(key))
+    return found.carnet_id if found is not None else None
 
 
 def count_rosters(*, session: Session, carnet_id: str) -> int:

@@ -33,6 +33,7 @@ __all__ = [
     "DeletedItem",
     "HeldDocument",
     "JsonDocument",
+    "RetiredKey",
     "Roster",
     "RosterVersion",
     "Share",
@@ -118,6 +119,22 @@ class Carnet(SQLModel, table=True):
     key_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = stamped()
     key_changed_at: datetime = stamped()
+
+
+class RetiredKey(SQLModel, table=True):
+    """The hash of a key a carnet had before its last rotations (the store keeps its newest
+    few: app/store/carnets.py): such a key opens nothing, and is told from a wrong one
+    (`carnet_key_rotated`, docs/api-codes.md)."""
+
+    __tablename__ = "retired_key"
+
+    key_hash: str = Field(primary_key=True, max_length=64)
+    carnet_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("carnet.id", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    retired_at: datetime = stamped()
 
 
 class CarnetRoster(SQLModel, table=True):

@@ -10,6 +10,7 @@ from app.dates import french_date
 from app.deps import ReadSessionDep
 from app.exports.books import book_bbcode, book_markdown, book_text, present
 from app.http_cache import not_modified
+from app.problems import problem_response
 from app.urls import public_base
 from app.web.render import html_error, render
 
@@ -29,6 +30,11 @@ def published(request: Request, session: ReadSessionDep, code: str, ext: str) ->
     try:
         share = books.share(code)
     except NoSuchBookShare:
+        if ext == "json":
+            # A program's export: a problem like get_book_share's (issue 28, item 6).
+            return problem_response(
+                404, "No such published book.", code="book_share_not_found", loc=["path", "code"]
+            )
         return html_error(request, 404, MISSING)
     body = books.share_body(share)
     etag = f"{share.etag}-{body['latest']}-{ext}"

@@ -37,7 +37,7 @@ def test_share_timestamps_are_typed_and_zoned(client: TestClient) -> None:
     book = create_book(client)
     published = client.get(f"/api/v1/book-shares/{publish(client, book).json()['code']}").json()
     assert published["created_at"].endswith("Z")
-    for name in ("ShareOut", "BookShareOut"):
+    for name in ("ShareOut", "DcsystemBookShare", "InfinityBookShare"):
         assert component(client, name)["properties"]["created_at"]["format"] == "date-time"
 
 

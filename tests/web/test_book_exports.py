@@ -187,3 +187,25 @@ def test_a_published_books_bbcode_renders_in_a_bbcode_parser(client: TestClient)
         "Erreur : Niveau 1 : 2 capacités ou équipements pour 1 autorisé(s), 1 de trop.<br />"
         "Erreur : 2 handicaps pour 1 autorisé, 1 de trop.<br /><br />"
     ) in html
+
+
+def test_a_unit_text_opening_a_block_stays_text_in_markdown(client: TestClient) -> None:
+    """Issue 28, item 9: a unit's text opens its list item's line; « # », « - », « + »,
+    « 1. » or « --- » there made a heading, a list or a rule in CommonMark."""
+    from markdown_it import MarkdownIt
+
+    texts = ["# Titre", "- puce", "+ plus", "1. un", "---", "> cité", "2) deux"]
+    units = [
+        {**BOOK["units"][0], "id": f"u{i}", "name": f"U{i}", "text": text}
+        for i, text in enumerate(texts)
+    ]
+    created = create_book(client, {**BOOK, "description": "", "units": units})
+    code = publish(client, created).json()["code"]
+    md = client.get(f"/a/{code}.md").text
+    html = MarkdownIt("commonmark").render(md)
+    for tag in ("<h1>", "<h2>", "<hr", "<ol", "<blockquote>"):
+        assert tag not in html.split("</h2>", 1)[1], (tag, md)
+    # One list of units, each with one list of details: no list opened by a text.
+    assert html.count("<ul>") == 1 + len(texts)
+    for text in texts:
+        assert f"<li>{text.replace('>', '&gt;')}</li>" in html, (text, html)

@@ -2,10 +2,12 @@
 If-Match, delete, publish, read a published version) and the updates a roster drawn from
 books would get. Refusals rise as the services' exceptions; app/refusals.py answers them."""
 
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, Field, create_model
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import UtcDatetime
@@ -22,6 +24,7 @@ from app.api.v1.deps import (
     headed,
     told,
 )
+from app.api.v1.typed import typed_books
 from app.book_service import BookService
 from app.book_units import Updates
 from app.db import SessionDep
@@ -59,18 +62,10 @@ class BookPublished(BaseModel):
     exports: BookExports
 
 
-class BookOut(BaseModel):
-    id: str
-    version: int
-    book: BookDocument
-    validation: BookValidation
-
-
-class BookCreated(BookOut):
-    edit_token: str = Field(description="Shown once; only its hash is stored.")
-
-
 class BookShareOut(BaseModel):
+    """A published version as stored (its units as they were): what get_book_share answers,
+    documented per system by `typed_books` (app/api/v1/typed.py)."""
+
     code: str
     book: str = Field(description="The book's id.")
     version: int
@@ -82,6 +77,33 @@ class BookShareOut(BaseModel):
     validation: BookValidation
     created_at: UtcDatetime
     latest: str = Field(description="The code of the book's newest published version.")
+
+
+@dataclass(frozen=True)
+class BookTypes:
+    """The books' models for the systems an app serves (each a union discriminated by
+    `system`): the body of create_book and replace_book, their answers, a published version."""
+
+    document: Any
+    out: type[BaseModel]
+    created: type[BaseModel]
+    share: Any
+
+
+def book_types(systems: dict[str, AnySystem]) -> BookTypes:
+    typed = typed_books(systems, BookShareOut)
+    document_type: Any = typed[0]
+
+    class BookOut(BaseModel):
+        id: str
+        version: int
+        book: document_type
+        validation: BookValidation
+
+    class BookCreated(BookOut):
+        edit_token: str = Field(description="Shown once; only its hash is stored.")
+
+    return BookTypes(document_type, BookOut, BookCreated, typed[1])
 
 
 class ApplyUpdates(BaseModel):
@@ -136,27 +158,36 @@ def book_out(book: Book, document: BookDocument, books: BookService) -> dict[str
     }
 
 
+def answered(body: dict[str, Any], headers: dict[str, str], status: int = 200) -> Response:
+    """A book answer as stored: a unit a page kept although its system refuses it is read
+    back as it is, reported by `validation` (the document's types are what the API takes)."""
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def plain(body: BaseModel) -> BookDocument:
+    """A typed book body as the services keep it: the units' definitions as they were sent."""
+    fields = dict(body)
+    units = [dict(unit) for unit in fields["units"]]
+    return BookDocument.model_validate({**fields, "units": units})
+
+
 def books_router(systems: dict[str, AnySystem]) -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
-    system_ids: Any = Literal[tuple(systems)]
-    book_in: Any = create_model(
-        "BookIn",
-        __base__=BookDocument,
-        system=(system_ids, Field(description="One of /api/v1/systems.")),
-    )
-    _book_routes(router, book_in)
-    _replace_routes(router, book_in)
-    _publication_routes(router)
+    types = book_types(systems)
+    _book_routes(router, types)
+    _replace_routes(router, types)
+    _publication_routes(router, types)
     return router
 
 
-def _book_routes(router: APIRouter, book_in: Any) -> None:
-    """Create a book (`book_in`: its document for the systems served), read it."""
+def _book_routes(router: APIRouter, types: BookTypes) -> None:
+    """Create a book (its document for the systems served), read it."""
+    book_in: Any = types.document
 
     @router.post(
         "/books",
         status_code=201,
-        response_model=BookCreated,
+        response_model=types.created,
         responses={
             **told((403, "Wrong carnet key."), (404, "No such carnet.")),
             413: TOO_HEAVY,
@@ -165,38 +196,37 @@ def _book_routes(router: APIRouter, book_in: Any) -> None:
         summary="Store an army book (a carnet key as Bearer puts it in that carnet)",
         operation_id="create_book",
     )
-    def create_book(
-        body: book_in,
-        books: Books,
-        response: Response,
-        authorization: Authorization = None,
-    ) -> Any:
-        document = BookDocument.model_validate(body.model_dump())
+    def create_book(body: book_in, books: Books, authorization: Authorization = None) -> Any:
+        document = plain(body)
         key = bearer(authorization)
         owner = books.carnet_of_key(key) if key is not None else None
         book, token = books.create(document, owner)
-        location = f"/api/v1/books/{book.id}"
-        headed(response, version=book.version, location=location, cache=NO_STORE)  # the token
-        return {**book_out(book, document, books), "edit_token": token}
+        headers = {
+            "ETag": f'"{book.version}"',
+            "Location": f"/api/v1/books/{book.id}",
+            "Cache-Control": NO_STORE,  # the edit token
+        }
+        return answered({**book_out(book, document, books), "edit_token": token}, headers, 201)
 
     @router.get(
         "/books/{book_id}",
-        response_model=BookOut,
+        response_model=types.out,
         responses=BOOK_PROBLEMS,
         summary="Read a book (edit token or its carnet's key)",
         operation_id="get_book",
     )
-    def get_book(book: EditableBook, books: Books, response: Response) -> Any:
-        headed(response, version=book.version, cache=PRIVATE)
-        return book_out(book, books.document(book), books)
+    def get_book(book: EditableBook, books: Books) -> Any:
+        headers = {"ETag": f'"{book.version}"', "Cache-Control": "private, no-store"}
+        return answered(book_out(book, books.document(book), books), headers)
 
 
-def _replace_routes(router: APIRouter, book_in: Any) -> None:
+def _replace_routes(router: APIRouter, types: BookTypes) -> None:
     """Replace a book (If-Match), delete it."""
+    book_in: Any = types.document
 
     @router.put(
         "/books/{book_id}",
-        response_model=BookOut,
+        response_model=types.out,
         responses={
             **BOOK_PROBLEMS,
             **IF_MATCH_PROBLEMS,
@@ -206,19 +236,12 @@ def _replace_routes(router: APIRouter, book_in: Any) -> None:
         summary="Replace a book (edit token and If-Match: <version>)",
         operation_id="replace_book",
     )
-    def replace_book(
-        if_match: IfMatchDep,
-        book: EditableBook,
-        body: book_in,
-        books: Books,
-        response: Response,
-    ) -> Any:
-        document = BookDocument.model_validate(body.model_dump())
+    def replace_book(if_match: IfMatchDep, book: EditableBook, body: book_in, books: Books) -> Any:
+        document = plain(body)
         if document.system != book.system:
             raise WrongSystem(book.system)
         book = books.replace(book, if_match.version(book.version), document)
-        headed(response, version=book.version)
-        return book_out(book, document, books)
+        return answered(book_out(book, document, books), {"ETag": f'"{book.version}"'})
 
     @router.delete(
         "/books/{book_id}",
@@ -232,7 +255,7 @@ def _replace_routes(router: APIRouter, book_in: Any) -> None:
         return Response(status_code=204)
 
 
-def _publication_routes(router: APIRouter) -> None:
+def _publication_routes(router: APIRouter, types: BookTypes) -> None:
     """Publish a book, read a published version."""
 
     @router.post(
@@ -258,7 +281,7 @@ def _publication_routes(router: APIRouter) -> None:
 
     @router.get(
         "/book-shares/{code}",
-        response_model=BookShareOut,
+        response_model=types.share,
         responses={404: {"model": Problem}, 304: {"description": "Not modified."}},
         summary="A published version of a book (public; immutable but for `latest`)",
         operation_id="get_book_share",

@@ -6,11 +6,12 @@ problem+json.
 two whose body or answer is a union of the systems served (record_battle, create_campaign)."""
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from pydantic import BaseModel, Field, create_model
 
+from app.api.v1.bodies import require_json_body
 from app.api.v1.deps import (
     AUTH_PROBLEMS,
     PRIVATE,
@@ -23,6 +24,7 @@ from app.api.v1.deps import (
     told,
 )
 from app.api.v1.rosters import document_and_validation
+from app.api.v1.typed import described
 from app.campaigns.models import (
     BattleIn,
     BattleList,
@@ -34,13 +36,15 @@ from app.campaigns.models import (
     LineRef,
     VerdictIn,
     VoidIn,
+    recruits_field,
+    score_field,
 )
 from app.campaigns.service import CampaignService, NotOrganiser, OrganiserTokenMissing
-from app.carnet_service import KeyRefused
+from app.carnet_service import key_refusal
 from app.db import SessionDep
 from app.http_cache import build, not_modified, versioned_headers
 from app.problems import ApiError, Problem
-from app.roster_service import TokenMissing
+from app.roster_service import NoSuchRoster, TokenMissing
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
 from app.store.models import Battle, Campaign
@@ -65,7 +69,9 @@ IfMatch = Annotated[
 ]
 
 
-router = APIRouter(prefix="/api/v1", tags=["campaigns"])
+# A body is JSON (415 otherwise, as on every other route that reads one).
+JSON_ONLY = [Depends(require_json_body)]
+router = APIRouter(prefix="/api/v1", tags=["campaigns"], dependencies=JSON_ONLY)
 
 
 def line_ref(row: Battle) -> LineRef:
@@ -107,8 +113,13 @@ def list_battles(
         roster = campaigns.rosters.get(roster_id)
         latest = roster_store.latest_share(session=campaigns.session, roster_id=roster.id)
         if latest is None or latest.code != share:
-            raise ApiError(403, "Not this roster's latest share.")
-        headed(response, cache="public, max-age=60")
+            raise ApiError(
+                403,
+                "Not this roster's latest share.",
+                code="share_not_latest",
+                loc=["query", "share"],
+            )
+        response.headers["Cache-Control"] = "public, max-age=60"
     else:
         if token is None:
             raise TokenMissing(roster_id)
@@ -178,7 +189,13 @@ def void_battle(
 )
 def join_campaign(campaign_id: str, body: JoinIn, campaigns: Campaigns) -> Any:
     campaign = campaigns.get(campaign_id)
-    roster = campaigns.join(campaign, body.roster, body.edit_token, body.join_code)
+    try:
+        roster = campaigns.join(campaign, body.roster, body.edit_token, body.join_code)
+    except NoSuchRoster:
+        # The roster is named in the body, not the path.
+        raise ApiError(
+            404, "No such roster.", code="roster_not_found", loc=["body", "roster"]
+        ) from None
     return Joined(roster=roster.id)
 
 
@@ -232,7 +249,7 @@ def create(
     key = bearer(authorization)
     carnet = campaigns.carnet_by_key(key) if key is not None else None
     if key is not None and carnet is None:
-        raise KeyRefused("")
+        raise key_refusal(campaigns.session, key)
     campaign, token, join = campaigns.create(body, carnet)
     base = public_base(request)
     headed(response, location=f"/api/v1/campaigns/{campaign.id}")
@@ -245,8 +262,9 @@ def create(
     )
 
 
-def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
-    """record_battle's answer and create_campaign's body, as unions of the systems served."""
+def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any, Any]:
+    """record_battle's answer, create_campaign's body and record_battle's body, typed by
+    the systems served."""
     document_type: Any = Annotated[
         Union[tuple(s.roster_model for s in systems.values())],  # noqa: UP007
         Field(discriminator="system"),
@@ -261,6 +279,17 @@ def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
             description="Of the gang after it: its dead and retired fighters leave every total."
         )
 
+    # The body of record_battle: its score and recruits typed as the systems' own for the
+    # document, read as bounded free JSON (the ledger checks them against the gang's system).
+    scores = [s.score_model for s in systems.values() if s.score_model is not None]
+    entries = [entry_model(s) for s in systems.values()]
+    recruit: Any = described(Union[tuple(entries)])  # noqa: UP007
+    battle_body: Any = create_model(
+        "BattleIn",
+        __base__=BattleIn,
+        score=(described(Union[(*scores, None)]), score_field()),
+        recruits=(list[recruit], recruits_field()),
+    )
     # The body of create_campaign, its system one of those served.
     system_ids: Any = Literal[tuple(systems)]
     campaign_body: Any = create_model(
@@ -268,14 +297,20 @@ def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
         __base__=CampaignIn,
         system=(system_ids, Field(description="A game system id.")),
     )
-    return BattleRecorded, campaign_body
+    return BattleRecorded, campaign_body, battle_body
+
+
+def entry_model(system: AnySystem) -> Any:
+    """The system's roster entry (what a battle's recruit is)."""
+    return get_args(system.roster_model.model_fields["entries"].annotation)[0]
 
 
 def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
     """The two routes whose types are unions of the systems served, then `router`'s."""
-    typed = APIRouter(prefix="/api/v1", tags=["campaigns"])
-    battle_recorded, body_model = typed_models(systems)
+    typed = APIRouter(prefix="/api/v1", tags=["campaigns"], dependencies=JSON_ONLY)
+    battle_recorded, body_model, battle_model = typed_models(systems)
     campaign_body: Any = body_model
+    battle_body: Any = battle_model
 
     @typed.post(
         "/rosters/{roster_id}/battles",
@@ -295,12 +330,13 @@ def campaigns_router(systems: dict[str, AnySystem]) -> APIRouter:
     )
     def record_battle(
         roster: EditableRoster,
-        body: BattleIn,
+        body: battle_body,
         campaigns: Campaigns,
         response: Response,
         if_match: IfMatch = None,  # type: ignore[assignment]
     ) -> Any:
-        return record(roster, if_match, body, campaigns, response)
+        plain = BattleIn.model_construct(body.model_fields_set, **dict(body))
+        return record(roster, if_match, plain, campaigns, response)
 
     @typed.post(
         "/campaigns",

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from app.api.v1 import heavy
 from app.api.v1.bodies import ModelT, computed, require_json
+from app.api.v1.typed import example_typed
 from app.http_cache import Memo
 from app.middleware import accepts_gzip
 from app.problems import ApiError, Problem, documented_methods
@@ -218,7 +219,7 @@ def _add_system_routes(router: APIRouter, system: AnySystem) -> None:
         catalogue,
         methods=["GET"],
         tags=[system.id],
-        response_model=system.catalogue_model,
+        response_model=example_typed(system),
         summary=f"{system.name}: catalogue",
         operation_id=f"{system.id}_catalogue",
     )

@@ -2,6 +2,7 @@
 other gangs recorded against it), its public page by a share link, and the « Rapport de
 bataille » BBCode of one line."""
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,6 +44,8 @@ router = APIRouter(include_in_schema=False)
 PAGE_LINES = 20
 # What a process remembers of gangs' public pages, by version: bounded in bytes.
 PAGES_BYTES = 16 * 1024 * 1024
+# A report names the opponent gang as it is now: caches keep it briefly.
+REPORT_MAX_AGE = 60
 
 
 def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int) -> bool:
@@ -355,12 +358,19 @@ def report(code: str, request: Request, campaigns: PublicCampaigns) -> Response:
     roster = None
     if shared is not None and shared.roster_id is not None:
         roster = roster_store.get_roster(session=session, roster_id=shared.roster_id)
-    if roster is None or roster.system not in campaigns.systems:
+    if shared is None or roster is None or roster.system not in campaigns.systems:
         return html_error(request, 404, "Ce rapport n'existe pas.")
     row = campaign_store.line_by_share(session=session, roster_id=roster.id, code=code)
     if row is None:
         return html_error(request, 404, "Ce rapport n'existe pas.")
     line = campaigns.line(roster, row)
     url = f"{public_base(request)}/campagne/gang/{code}"
-    text = battle_bbcode(roster.name or "Gang sans nom", line, url)
-    return Response(text, media_type="text/plain; charset=utf-8")
+    # The gang as the line's share froze it, not the list as it is named since.
+    name = str(shared.snapshot["roster"].get("name") or "")
+    text = battle_bbcode(name or "Gang sans nom", line, url)
+    # An opponent gang is named as it is now: the ETag follows the text itself.
+    etag = hashlib.sha256(text.encode()).hexdigest()[:20]
+    headers = {"ETag": f'"{etag}"', "Cache-Control": f"public, max-age={REPORT_MAX_AGE}"}
+    if not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="text/plain; charset=utf-8", headers=headers)
