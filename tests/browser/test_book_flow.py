@@ -239,6 +239,10 @@ def test_a_book_made_published_duplicated_drawn_and_updated(
     player.goto(copy)
     player.locator("#roster-bravo").select_option(editor.removeprefix("/r/"))
     player.locator("#add-bravo-to-list").click()
+    # Issue 26 item 15: an add to a list of the carnet comes back to the book and says where.
+    player.wait_for_url(re.compile(rf"{copy}\?liste={editor.removeprefix('/r/')}&ajoute=1$"))
+    expect(player.locator("#added-to-list")).to_contain_text("Ajouté à « ")
+    player.locator("#added-to-list a").click()
     player.wait_for_url(re.compile(rf"{editor}$"))
     rows = player.locator("tr.entry")
     expect(rows).to_have_count(2)
