@@ -474,7 +474,9 @@ def test_the_organiser_finds_the_join_link_again_and_makes_a_new_one(browser: Te
     assert browser.post(url, data={"code": new_code, "roster": gang["id"]}).status_code == 303
 
 
-def test_the_organiser_voids_a_battle_from_the_campaign_page(browser: TestClient) -> None:
+def organised_club(browser: TestClient) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
+    """A campaign made from the page (this browser organises it), its join code, and two
+    stored gangs, Alpha and Bravo, not joined yet."""
     made = browser.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": "Ruche"})
     link = re.search(
         r'id="join-url" value="[^"]*/c/([0-9a-f]+)/rejoindre\?code=([^"]+)"', made.text
@@ -482,6 +484,11 @@ def test_the_organiser_voids_a_battle_from_the_campaign_page(browser: TestClient
     assert link
     campaign_id, code = link[1], link[2]
     alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    return campaign_id, code, alpha, bravo
+
+
+def test_the_organiser_voids_a_battle_from_the_campaign_page(browser: TestClient) -> None:
+    campaign_id, code, alpha, bravo = organised_club(browser)
     for gang in (alpha, bravo):
         open_in_browser(browser, gang)
         joined = browser.post(
@@ -689,13 +696,7 @@ def test_read_only_pages_load_no_htmx(browser: TestClient) -> None:
 def test_the_organiser_brings_a_voided_battle_back(browser: TestClient) -> None:
     """Issue 26, « every removal can be undone »: « Annuler cette bataille » has its
     « Rétablir cette bataille »; the line counts again; a second click changes nothing."""
-    made = browser.post("/campagnes/nouvelle", data={"system": "necrowarzone", "name": "Ruche"})
-    link = re.search(
-        r'id="join-url" value="[^"]*/c/([0-9a-f]+)/rejoindre\?code=([^"]+)"', made.text
-    )
-    assert link
-    campaign_id, code = link[1], link[2]
-    alpha, bravo = stored(browser, orlocks("Alpha")), stored(browser, orlocks("Bravo"))
+    campaign_id, code, alpha, bravo = organised_club(browser)
     for gang in (alpha, bravo):
         open_in_browser(browser, gang)
         browser.post(f"/c/{campaign_id}/rejoindre", data={"code": code, "roster": gang["id"]})
