@@ -33,7 +33,9 @@ class SkippedOut(BaseModel):
     detail: str
 
 
-class ImportOut(BaseModel):
+class CarnetImported(BaseModel):
+    """What import_carnet brought in, and what it skipped."""
+
     rosters: list[Made] = Field(description="The new lists, in the file's order.")
     books: list[Made]
     campaigns: list[Made] = Field(description="The new campaigns (this carnet organises them).")
@@ -98,7 +100,7 @@ def carnet_file_router(systems: dict[str, AnySystem], books: BookTypes) -> APIRo
 
     @router.post(
         "/carnets/{carnet_id}/import",
-        response_model=ImportOut,
+        response_model=CarnetImported,
         responses={
             **KEY_PROBLEMS,
             **told(

@@ -30,6 +30,7 @@ from app.carnet_file.models import (
     FileLine,
     FileRoster,
     PublishedVersion,
+    SameBattle,
 )
 from app.carnet_service import CARNET_MAX_ROSTERS
 from app.systems.base import AnySystem
@@ -38,8 +39,8 @@ from app.systems.books import BOOK_MAX_UNITS
 __all__ = ["typed_file"]
 
 SKIPPED = (
-    " Of a system this server does not serve, or refused by its system today: skipped and "
-    "said in the answer's `skipped` (docs/carnet-file.md), the file still comes in."
+    " One of a system this server does not serve, or that its system refuses today, is "
+    "skipped and said in the answer's `skipped` (docs/carnet-file.md): the file still comes in."
 )
 
 
@@ -76,9 +77,14 @@ def typed_file(systems: dict[str, AnySystem], books: BookTypes) -> type[CarnetFi
         published=_many(version, MAX_PUBLISHED, "Its published versions, oldest first."),
     )
     score, recruit = battle_parts(systems)
+    # Named apart from the campaigns' SameBattle: two models of one name made FastAPI split
+    # FileLine (and the file) into -Input and -Output, so that a program could not send
+    # back as import_carnet's body the very object export_carnet answered.
+    same: Any = create_model("FileSameBattle", __base__=SameBattle)
     line: Any = create_model(
         "FileLine",
         __base__=FileLine,
+        same_as=(same | None, Field(None, description="The other gang's line it recorded again.")),
         score=(score, Field(None, description="The score body record_battle took.")),
         fighters=_many(checked(RecordedFighter), 200, "Its fighters, as the ledger keeps them."),
         recruits=_many(recruit, 200, "The entries it recruited, as they were stored."),
