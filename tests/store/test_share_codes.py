@@ -20,10 +20,9 @@ def share(session: Session) -> rosters.Share:
     return rosters.create_share(
         session=session,
         roster_id=None,
-        system="dcsystem",
-        catalogue_version="1",
-        snapshot={"roster": {}, "validation": {}, "summary": {}},
-        etag="e",
+        frozen=rosters.Frozen(
+            "dcsystem", "1", {"roster": {}, "validation": {}, "summary": {}}, "e"
+        ),
     )
 
 
