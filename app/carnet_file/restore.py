@@ -28,7 +28,7 @@ from app.roster_service import (
 )
 from app.store import carnet_file as store
 from app.store import carnets as carnet_store
-from app.store.books import create_book_share
+from app.store.books import Published, create_book_share
 from app.store.models import (
     Book,
     Campaign,
@@ -126,7 +126,7 @@ class Restore(LedgerSteps):
     ) -> None:
         """A published version of the book, under a new code the lists' sources follow."""
 
-        def frozen() -> tuple[dict[str, Any], str]:
+        def frozen() -> Published:
             units = {"units": version.units, "description": version.description}
             document = BookDocument.model_validate(
                 {"system": system.id, "name": version.name, "army": version.army, **units}
@@ -140,9 +140,7 @@ class Restore(LedgerSteps):
             session=self.session,
             book_id=book.id,
             version=version.version,
-            system=system.id,
-            snapshot=found[0],
-            etag=found[1],
+            published=found,
             created_at=version.created_at,
             commit=False,
         )
