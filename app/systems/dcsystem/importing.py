@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from app.systems.base import AnySystem
-from app.systems.dcsystem import DcSystem
+from app.systems.dcsystem import COSTING_NOTE, HIDDEN_MOVE, DcSystem
 from app.systems.entry_reading import read_all
 from app.systems.import_traits import (
     ImportTraits,
@@ -22,8 +22,6 @@ from app.systems.import_traits import (
 
 LEVEL = re.compile(r"^Niveau ([1-3])$")
 DICE = re.compile(r"^\d+ (?:rouge|bleu|blanc|jaune)s?$")
-HIDDEN_MOVE = "Coup caché : "
-COSTING_NOTE = "Coûts des profils publiés : "
 COMPUTED = "recalculés"
 AGREED = (
     "plusieurs coups cachés : l'accord des joueurs (hidden_moves_agreed) n'est pas imprimé, "
