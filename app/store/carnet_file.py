@@ -4,7 +4,7 @@ caller's transaction (it commits once: a file comes in whole or not at all)."""
 
 import secrets
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import Session, col, select
 
@@ -20,6 +20,8 @@ from app.store.models import (
     Share,
 )
 from app.store.rosters import hash_token, new_token
+
+RowT = TypeVar("RowT", BookShare, Battle, Share)
 
 
 def held_rosters(*, session: Session, carnet_id: str) -> list[Roster]:
@@ -40,30 +42,27 @@ def held_books(*, session: Session, carnet_id: str) -> list[Book]:
     return list(session.exec(query).all())
 
 
+def _among(
+    session: Session, model: type[RowT], column: Any, ids: Iterable[str], *order: Any
+) -> list[RowT]:
+    """The rows of `model` whose `column` is one of `ids`, in `order` (no ids: no query)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return []
+    query = select(model).where(col(column).in_(wanted))
+    return list(session.exec(query.order_by(*order) if order else query).all())
+
+
 def published(*, session: Session, book_ids: Iterable[str]) -> list[BookShare]:
     """The published versions of these books, oldest first."""
-    ids = sorted(set(book_ids))
-    if not ids:
-        return []
-    query = (
-        select(BookShare)
-        .where(col(BookShare.book_id).in_(ids))
-        .order_by(col(BookShare.book_id), col(BookShare.version), col(BookShare.created_at))
-    )
-    return list(session.exec(query).all())
+    order = (col(BookShare.book_id), col(BookShare.version), col(BookShare.created_at))
+    return _among(session, BookShare, BookShare.book_id, book_ids, *order)
 
 
 def ledgers(*, session: Session, roster_ids: Iterable[str]) -> list[Battle]:
     """The battle lines these lists recorded, by list then number."""
-    ids = sorted(set(roster_ids))
-    if not ids:
-        return []
-    query = (
-        select(Battle)
-        .where(col(Battle.roster_id).in_(ids))
-        .order_by(col(Battle.roster_id), col(Battle.number))
-    )
-    return list(session.exec(query).all())
+    order = (col(Battle.roster_id), col(Battle.number))
+    return _among(session, Battle, Battle.roster_id, roster_ids, *order)
 
 
 def campaigns_of(*, session: Session, carnet_id: str) -> list[Campaign]:
@@ -91,11 +90,7 @@ def gangs_of(*, session: Session, campaign_ids: Iterable[str]) -> list[tuple[str
 
 
 def shares(*, session: Session, codes: Iterable[str]) -> dict[str, Share]:
-    wanted = sorted(set(codes))
-    if not wanted:
-        return {}
-    query = select(Share).where(col(Share.code).in_(wanted))
-    return {share.code: share for share in session.exec(query).all()}
+    return {share.code: share for share in _among(session, Share, Share.code, codes)}
 
 
 def new_row(model: type[Any], **fields: Any) -> Any:
