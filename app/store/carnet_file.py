@@ -22,17 +22,24 @@ from app.store.models import (
 from app.store.rosters import hash_token, new_token
 
 RowT = TypeVar("RowT", BookShare, Battle, Share)
+HeldT = TypeVar("HeldT", Roster, Campaign)
+
+
+def _held(session: Session, model: type[HeldT], link: Any, carnet_id: str) -> list[HeldT]:
+    """The carnet's rows of `model`, oldest first (a file's order): those its link table
+    names in `link` (CarnetRoster.roster_id, CarnetCampaign.campaign_id)."""
+    query = (
+        select(model)
+        .join(link.class_, col(link) == col(model.id))
+        .where(link.class_.carnet_id == carnet_id)
+        .order_by(col(model.created_at), col(model.id))
+    )
+    return list(session.exec(query).all())
 
 
 def held_rosters(*, session: Session, carnet_id: str) -> list[Roster]:
     """The carnet's lists, documents loaded, oldest first (a file's order)."""
-    query = (
-        select(Roster)
-        .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
-        .where(CarnetRoster.carnet_id == carnet_id)
-        .order_by(col(Roster.created_at), col(Roster.id))
-    )
-    return list(session.exec(query).all())
+    return _held(session, Roster, CarnetRoster.roster_id, carnet_id)
 
 
 def held_books(*, session: Session, carnet_id: str) -> list[Book]:
@@ -67,13 +74,7 @@ def ledgers(*, session: Session, roster_ids: Iterable[str]) -> list[Battle]:
 
 def campaigns_of(*, session: Session, carnet_id: str) -> list[Campaign]:
     """The campaigns the carnet organises, oldest first."""
-    query = (
-        select(Campaign)
-        .join(CarnetCampaign, col(CarnetCampaign.campaign_id) == col(Campaign.id))
-        .where(CarnetCampaign.carnet_id == carnet_id)
-        .order_by(col(Campaign.created_at), col(Campaign.id))
-    )
-    return list(session.exec(query).all())
+    return _held(session, Campaign, CarnetCampaign.campaign_id, carnet_id)
 
 
 def gangs_of(*, session: Session, campaign_ids: Iterable[str]) -> list[tuple[str, str]]:
