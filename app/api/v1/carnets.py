@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, BaseModel, Field
 
 from app.api.v1.deps import (
+    BODY_PROBLEMS,
     NO_STORE,
     PRIVATE,
-    TOO_HEAVY,
     CarnetDep,
     Carnets,
     Rosters,
@@ -132,8 +132,7 @@ def _roster_routes(
         response_model=roster_created,
         responses={
             409: {"model": Problem, "description": "The carnet is full."},
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Store a roster in the carnet (as create_roster, and the carnet holds it)",
         operation_id="add_carnet_roster",
