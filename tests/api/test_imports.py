@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from app.catalogues import load_books
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from tests.api.test_openapi_fuzz import NO_LIMITS
+from tests.api.fuzz.probe import NO_LIMITS
 from tests.api.test_rosters import DOCUMENT, auth, create
 from tests.conftest import SYSTEMS, Apps
 from tests.imports.generated import generated_lists
