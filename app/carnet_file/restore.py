@@ -194,11 +194,16 @@ class Restore(LedgerSteps):
         its ledger says (a gang's dead)."""
         exported = french_date(self.file.exported_at)
         said = f"Restaurée depuis un fichier de carnet (exporté le {exported})"
+        versions = []
         for roster, parsed in self.rosters.values():
             system = self.systems[roster.system]
-            if any(hooks.left_out(self.session, roster, roster.document)):
+            # A list no feature may leave anything out of (no fighter ids: no ledger) is
+            # counted whole: no query (a file of 1,000 lists asked 1,000 ledgers, issue 29).
+            if hooks.may_leave_out(roster.document) and any(
+                hooks.left_out(self.session, roster, roster.document)
+            ):
                 roster.card = card(system, hooks.counted(self.session, roster, parsed))
-            self.session.add(
+            versions.append(
                 RosterVersion(
                     roster_id=roster.id,
                     version=1,
@@ -209,6 +214,8 @@ class Restore(LedgerSteps):
                     origin="file",
                 )
             )
+        # Added together, after the ledgers' queries: none of them flushes one version.
+        self.session.add_all(versions)
 
     # -- campaigns and ledgers ---------------------------------------------------------------
 
