@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
-from app.campaigns import ledger, reading, recording
+from app.campaigns import ledger, reading, recording, tallies
 from app.campaigns import states as fighters_of
 from app.campaigns.errors import (
     CampaignFull,
@@ -32,6 +32,7 @@ from app.roster_service import (
     snapshot,
     stored_json,
 )
+from app.store import campaign_reads
 from app.store import campaigns as store
 from app.store import carnets as carnet_store
 from app.store.models import Battle, Campaign, Carnet, Roster, Share
@@ -54,6 +55,11 @@ __all__ = [
 CAMPAIGN_MAX_GANGS = store.CAMPAIGN_MAX_GANGS
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
+
+
+def _tally(row: Battle) -> store.Tally:
+    """What a change of `row` keeps: its recorder's lines of its campaign counted again."""
+    return lambda session: tallies.retally(session, str(row.campaign_id), row.roster_id)
 
 
 def traits_of(system_id: str) -> CampaignTraits:
@@ -136,6 +142,9 @@ class CampaignService:
                 battle=line,
                 share=share,
                 confirms=same,
+                tally=lambda session: tallies.retally(
+                    session, str(campaign), roster.id, stored, expected_version + 1
+                ),
             )
         except store.Lost:
             self.session.refresh(roster)
@@ -196,7 +205,7 @@ class CampaignService:
         if body.corrects is not None or opponent is None or campaign is None:
             return None
         taken = {row.confirms_id for row in rows if row.confirms_id is not None}
-        for theirs in store.unconfirmed_against(
+        for theirs in campaign_reads.unconfirmed_against(
             session=self.session, recorder=opponent, opponent=roster.id, campaign_id=campaign
         ):
             if (
@@ -221,7 +230,7 @@ class CampaignService:
             )
         if row.voided_at is not None:
             raise LedgerError("voided", "L’organisateur a annulé cette bataille.", ["battle"])
-        store.set_verdict(session=self.session, line=row, verdict=verdict)
+        store.set_verdict(session=self.session, line=row, verdict=verdict, tally=_tally(row))
         return row
 
     def void(self, campaign: Campaign, recorded_by: str, number: int, undo: bool = False) -> Battle:
@@ -232,7 +241,7 @@ class CampaignService:
             raise LedgerError(
                 "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
             )
-        store.void(session=self.session, line=row, voided=not undo)
+        store.void(session=self.session, line=row, voided=not undo, tally=_tally(row))
         return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:
@@ -308,6 +317,9 @@ class CampaignService:
                 campaign_id=campaign.id,
                 roster_id=roster.id,
                 cap=CAMPAIGN_MAX_GANGS,
+                tally=lambda session: tallies.retally(
+                    session, campaign.id, roster.id, roster.document, roster.version
+                ),
             )
         except store.Full:
             raise CampaignFull(campaign.id) from None

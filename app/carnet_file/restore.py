@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app import hooks
 from app.book_service import BOOK_MAX_BYTES, published_content
+from app.campaigns import tallies
 from app.carnet_file.ledgers import LedgerSteps
 from app.carnet_file.models import CarnetFile, PublishedVersion
 from app.carnet_file.state import Restored
@@ -78,6 +79,8 @@ class Restore(LedgerSteps):
         lines = self.ledgers()
         self.session.flush()
         self.confirm(lines)
+        for place, gang in self.joined:  # what its lines count in the standings
+            tallies.retally(self.session, place.id, gang.id, gang.document, gang.version)
         self.first_versions()
         self.session.commit()
         return self.done
@@ -242,6 +245,7 @@ class Restore(LedgerSteps):
                 self.skip(f"{path}.gangs", "gang_not_restored", detail)
                 continue
             self.session.add(CampaignGang(campaign_id=row.id, roster_id=found[0].id))
+            self.joined.append((row, found[0]))
 
 
 def restore_carnet(

@@ -7,13 +7,12 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import String, bindparam, func, tuple_
-from sqlalchemy import select as core_select
+from sqlalchemy import func, or_, tuple_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.store import no_row_has, table_of
-from app.store.campaigns import _MIRRORED, Mirrored
+from app.store.campaigns import _MIRRORED, Mirrored, campaigns_of
 from app.store.models import Battle, Campaign, CampaignGang, Roster, Share
 
 _SHARES = table_of(Share)
@@ -86,45 +85,7 @@ class LedgerRow(NamedTuple):
     recruits: Sequence[Any] = ()  # not read: the standings count no recruit
 
 
-_BATTLES = table_of(Battle)
 _WITH_FIGHTERS = [getattr(Battle, name) for name in LedgerRow._fields[:-1]]
-# Plain columns, read without the ORM (2,000 lines: 7 ms through it, issue 29).
-_RESULTS = (
-    core_select(
-        _BATTLES.c.roster_id,
-        _BATTLES.c.number,
-        _BATTLES.c.result,
-        _BATTLES.c.points,
-        _BATTLES.c.corrects,
-        _BATTLES.c.opponent_roster_id,
-        _BATTLES.c.verdict,
-        _BATTLES.c.voided_at.is_not(None),
-        _BATTLES.c.confirms_id,
-    )
-    .where(_BATTLES.c.campaign_id == bindparam("b_campaign_id", type_=String))
-    .order_by(_BATTLES.c.roster_id, _BATTLES.c.number)
-)
-
-
-class ResultRow(NamedTuple):
-    """A line of a campaign without its fighters: what changes after it is written (its
-    verdict, its void) and what the standings count of it."""
-
-    roster_id: str
-    number: int
-    result: str
-    points: int | None
-    corrects: int | None
-    opponent_roster_id: str | None
-    verdict: str | None
-    voided: bool
-    confirms_id: int | None
-
-
-def campaign_results(*, session: Session, campaign_id: str) -> list[ResultRow]:
-    """Every line naming the campaign, by recorder then number, without its fighters."""
-    rows = session.execute(_RESULTS, {"b_campaign_id": campaign_id}).all()
-    return [ResultRow(*row) for row in rows]
 
 
 def campaign_lines(
@@ -143,29 +104,19 @@ def campaign_lines(
     return [LedgerRow(*row) for row in session.exec(query).all()]
 
 
-def page_versions(*, session: Session, roster_id: str) -> list[tuple[str, int, int, int]]:
-    """For each campaign the roster joined: its version, its number of gangs and the sum
-    of their versions. One query. Together they change whenever a line or a name a gang's
-    page shows may have: a join or a line's verdict or void bumps the campaign's version, a
-    gang's write (a line, a rename) its own (versions only grow, so the sum does, unless a
-    gang was deleted: then the count falls)."""
+def page_versions(*, session: Session, roster_id: str) -> list[tuple[str, int, str, str]]:
+    """For each campaign the roster joined: its counter there (app/store/tallies.py
+    `touch`), and each gang of that campaign's id and name. One query, no document read."""
     mine = aliased(CampaignGang)
     theirs = aliased(CampaignGang)
     query = (
-        select(
-            col(Campaign.id),
-            col(Campaign.version),
-            func.count(col(Roster.id)),
-            func.sum(col(Roster.version)),
-        )
-        .join(mine, col(mine.campaign_id) == col(Campaign.id))
-        .join(theirs, col(theirs.campaign_id) == col(Campaign.id))
+        select(col(mine.campaign_id), col(mine.version), col(Roster.id), col(Roster.name))
+        .join(theirs, col(theirs.campaign_id) == col(mine.campaign_id))
         .join(Roster, col(Roster.id) == col(theirs.roster_id))
         .where(col(mine.roster_id) == roster_id)
-        .group_by(col(Campaign.id), col(Campaign.version))
-        .order_by(col(Campaign.id))
+        .order_by(col(mine.campaign_id), col(Roster.id))
     )
-    return [(c, int(v), int(n), int(s or 0)) for c, v, n, s in session.exec(query).all()]
+    return [(c, int(v), gang, name) for c, v, gang, name in session.exec(query).all()]
 
 
 def _against(roster_id: str, until: datetime | None) -> list[Any]:
@@ -233,3 +184,65 @@ def corrections_against(
         .order_by(col(Battle.created_at), col(Battle.id))
     )
     return [Mirrored(*row) for row in session.exec(query).all()]
+
+
+def opponents(*, session: Session, roster_id: str) -> list[tuple[Campaign, list[tuple[str, str]]]]:
+    """The campaigns a roster joined (at most 50) and, for each, the other gangs' ids and
+    names (the form's opponent list): two queries, no document read."""
+    campaigns = campaigns_of(session=session, roster_id=roster_id)
+    if not campaigns:
+        return []
+    query = (
+        select(CampaignGang.campaign_id, Roster.id, Roster.name)
+        .join(Roster, col(Roster.id) == col(CampaignGang.roster_id))
+        .where(col(CampaignGang.campaign_id).in_([c.id for c in campaigns]))
+        .where(CampaignGang.roster_id != roster_id)
+        .order_by(col(CampaignGang.joined_at), col(Roster.id))
+    )
+    by: dict[str, list[tuple[str, str]]] = {c.id: [] for c in campaigns}
+    for campaign_id, gang_id, name in session.exec(query).all():
+        by[campaign_id].append((gang_id, name))
+    return [(c, by[c.id]) for c in campaigns]
+
+
+def recent_lines(
+    *, session: Session, campaign_id: str, offset: int, limit: int
+) -> tuple[list[Mirrored], int]:
+    """A page of the campaign's battles, newest first (corrections and lines recording a
+    battle again left out), and how many there are: two queries."""
+    where = (
+        Battle.campaign_id == campaign_id,
+        col(Battle.corrects).is_(None),
+        col(Battle.confirms_id).is_(None),
+    )
+    query = (
+        select(*_MIRRORED)
+        .where(*where)
+        .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    total = session.exec(select(func.count()).select_from(Battle).where(*where)).one()
+    return [Mirrored(*row) for row in session.exec(query).all()], int(total)
+
+
+def unconfirmed_against(
+    *, session: Session, recorder: str, opponent: str, campaign_id: str
+) -> list[Battle]:
+    """`recorder`'s lines of the campaign naming `opponent` that the opponent neither
+    confirmed nor disputed and the organiser did not void, oldest first (at most 1,000:
+    a ledger's own bound)."""
+    query = (
+        select(Battle)
+        .where(
+            Battle.roster_id == recorder,
+            Battle.opponent_roster_id == opponent,
+            Battle.campaign_id == campaign_id,
+            col(Battle.corrects).is_(None),
+            col(Battle.voided_at).is_(None),
+            or_(col(Battle.verdict).is_(None), col(Battle.verdict) == "pending"),
+        )
+        .order_by(col(Battle.number))
+        .limit(1000)
+    )
+    return list(session.exec(query).all())

@@ -172,7 +172,7 @@ def gang_context(
     asked = reading.Page(page, PAGE_LINES)
     lines, count = reading.ledger_page(service.session, roster, rows, until, asked)
     opponents = (
-        campaign_store.opponents(session=service.session, roster_id=roster.id) if owner else []
+        campaign_reads.opponents(session=service.session, roster_id=roster.id) if owner else []
     )
     return {
         "campaigns": [
