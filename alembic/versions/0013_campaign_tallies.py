@@ -127,10 +127,13 @@ def counted(
         if fix is not None:
             result = fix["result"]
             points = fix["points"] if fix["points"] is not None else points
+        other = line["opponent_roster_id"]
+        named = other is not None and other != recorder
+        if named:  # every gang named has its row, counted or not (app: ledger.py `tally`)
+            row_of(other)
         if line["voided_at"] is None and line["verdict"] != "disputed" and line["confirms_id"] is None:
             count(recorder, result, points or 0)
-            other = line["opponent_roster_id"]
-            if other is not None and other != recorder:
+            if named:
                 count(other, OPPOSITE[result], 0)
     own["xp"] = sum(
         sum(f.get("xp", 0) for f in line["fighters"] or [])

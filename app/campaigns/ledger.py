@@ -346,12 +346,14 @@ def tally(recorder: str, lines: Sequence[Outcome]) -> dict[str, Standing]:
     only (docs/rules-notes.md, « Campaigns »)."""
     out = {recorder: Standing(recorder, "")}
     for line, result, points in effective(lines):
-        if not line.counted:
-            continue
-        out[recorder].count(result, points)
         other = line.opponent_roster
-        if other is not None and other != recorder:
-            out.setdefault(other, Standing(other, "")).count(OPPOSITE[result], 0)
+        named = other is not None and other != recorder
+        if named:  # every gang named has its line, counted or not (a tally only grows)
+            out.setdefault(str(other), Standing(str(other), ""))
+        if line.counted:
+            out[recorder].count(result, points)
+            if named:
+                out[str(other)].count(OPPOSITE[result], 0)
     return out
 
 

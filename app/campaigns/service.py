@@ -22,6 +22,7 @@ from app.campaigns.errors import (
 from app.campaigns.ledger import LedgerError
 from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS
+from app.campaigns.states import StoredLine
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     SNAPSHOT_MAX_BYTES,
@@ -35,6 +36,7 @@ from app.roster_service import (
 from app.store import campaign_reads
 from app.store import campaigns as store
 from app.store import carnets as carnet_store
+from app.store.campaign_reads import LedgerRow
 from app.store.models import Battle, Campaign, Carnet, Roster, Share
 from app.systems import registry
 from app.systems.base import AnySystem
@@ -55,6 +57,12 @@ __all__ = [
 CAMPAIGN_MAX_GANGS = store.CAMPAIGN_MAX_GANGS
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
+
+
+def as_row(roster: Roster, line: dict[str, Any]) -> LedgerRow:
+    """A line about to be stored (`line`: its row's fields) as the tallies read lines."""
+    fields = {**line, "roster_id": roster.id, "voided_at": None}
+    return LedgerRow(*(fields[name] for name in LedgerRow._fields[:-1]))
 
 
 def _tally(row: Battle) -> store.Tally:
@@ -100,7 +108,7 @@ class CampaignService:
         transaction. LedgerError when the line cannot apply (nothing stored); StaleVersion
         when another writer got in first (nothing stored)."""
         system = self.rosters.system(roster)
-        rows = self.lines(roster)
+        rows = campaign_reads.ledger_rows(session=self.session, roster_id=roster.id)
         recording.admissible(roster, expected_version, body, len(rows), LEDGER_MAX_LINES)
         campaign, opponent = self._campaign_of(roster, body, rows)
         same = self._same_battle(roster, body, campaign, opponent, rows)
@@ -142,8 +150,8 @@ class CampaignService:
                 battle=line,
                 share=share,
                 confirms=same,
-                tally=lambda session: tallies.retally(
-                    session, str(campaign), roster.id, stored, expected_version + 1
+                tally=lambda session: tallies.recorded(
+                    session, str(campaign), rows, as_row(roster, line), stored, expected_version + 1
                 ),
             )
         except store.Lost:
@@ -151,7 +159,7 @@ class CampaignService:
             raise StaleVersion(roster.version) from None
 
     def _campaign_of(
-        self, roster: Roster, body: BattleIn, rows: Sequence[Battle]
+        self, roster: Roster, body: BattleIn, rows: Sequence[StoredLine]
     ) -> tuple[str | None, str | None]:
         """The campaign and opponent gang the line counts for. A correction counts where
         the line it corrects did."""
@@ -172,15 +180,16 @@ class CampaignService:
             )
         if body.campaign is None:
             return None, None
-        if not store.is_gang(session=self.session, campaign_id=body.campaign, roster_id=roster.id):
+        named = [roster.id, *([body.opponent_roster] if body.opponent_roster else [])]
+        gangs = campaign_reads.gangs_among(
+            session=self.session, campaign_id=body.campaign, roster_ids=named
+        )
+        if roster.id not in gangs:
             raise LedgerError(
                 "not_in_campaign", "Cette liste n’est pas un gang de cette campagne.", ["campaign"]
             )
         if body.opponent_roster is not None and (
-            body.opponent_roster == roster.id
-            or not store.is_gang(
-                session=self.session, campaign_id=body.campaign, roster_id=body.opponent_roster
-            )
+            body.opponent_roster == roster.id or body.opponent_roster not in gangs
         ):
             raise LedgerError(
                 "opponent_not_in_campaign",
@@ -195,7 +204,7 @@ class CampaignService:
         body: BattleIn,
         campaign: str | None,
         opponent: str | None,
-        rows: Sequence[Battle],
+        rows: Sequence[StoredLine],
     ) -> Battle | None:
         """The opponent's line this line records again (docs/campaigns.md « Who says a
         battle happened »): of the same campaign, naming this gang, the same date, the

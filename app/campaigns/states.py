@@ -106,7 +106,7 @@ def lines_of(rows: Sequence[StoredLine], document: Mapping[str, Any]) -> list[Li
     return [as_line(row, where, max(size, 1_000_000)) for row in rows]
 
 
-def fighter_states(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[str]:
+def fighter_states(rows: Sequence[StoredLine], document: Mapping[str, Any]) -> list[str]:
     """Each entry's state (by its place in `document`) after the ledger `rows`."""
     size = len(document.get("entries", []))
     return ledger.states_after(lines_of(rows, document), size)

@@ -111,6 +111,29 @@ def retally(
     )
 
 
+def recorded(
+    session: Session,
+    campaign_id: str,
+    before: Sequence[LedgerRow],
+    line: LedgerRow,
+    document: Mapping[str, Any],
+    version: int,
+) -> None:
+    """A line just recorded (`line`, after the recorder's lines `before`, as read for it),
+    in the recording's transaction. A battle of its own adds its counts to its recorder's
+    tally and its opponent's line of it, without reading a line (nothing it adds to depends
+    on another line's verdict or void: a line corrects no later one); its fighters lost are
+    counted on all its lines' fighters, which never change. A correction changes another
+    line's result: its recorder's lines are counted again (`retally`)."""
+    if line.corrects is not None:
+        retally(session, campaign_id, line.roster_id, document, version)
+        return
+    mine = [row for row in before if row.campaign_id == campaign_id]
+    done = losses_of([*mine, line], document)
+    rows = rows_of(line.roster_id, [line], done.fighters_lost, version if done.dead else None)
+    store.add(session=session, campaign_id=campaign_id, recorder_id=line.roster_id, rows=rows)
+
+
 def restored(session: Session, roster: Roster) -> None:
     """A list back from the trash (app/hooks.py `restored`): its tally of each campaign it is
     a gang of again, counted from its lines."""

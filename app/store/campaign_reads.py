@@ -104,6 +104,15 @@ def campaign_lines(
     return [LedgerRow(*row) for row in session.exec(query).all()]
 
 
+def ledger_rows(*, session: Session, roster_id: str) -> list[LedgerRow]:
+    """The roster's whole ledger as plain rows with their fighters, by number (what
+    recording a line reads: no ORM object, no score, notes nor recruits)."""
+    query = (
+        select(*_WITH_FIGHTERS).where(Battle.roster_id == roster_id).order_by(col(Battle.number))
+    )
+    return [LedgerRow(*row) for row in session.exec(query).all()]
+
+
 def page_versions(*, session: Session, roster_id: str) -> list[tuple[str, int, str, str]]:
     """For each campaign the roster joined: its counter there (app/store/tallies.py
     `touch`), and each gang of that campaign's id and name. One query, no document read."""
@@ -246,3 +255,14 @@ def unconfirmed_against(
         .limit(1000)
     )
     return list(session.exec(query).all())
+
+
+def gangs_among(*, session: Session, campaign_id: str, roster_ids: Iterable[str]) -> set[str]:
+    """Which of these rosters are gangs of the campaign (one query)."""
+    wanted = sorted({r for r in roster_ids if not no_row_has(r)})
+    if not wanted or no_row_has(campaign_id):
+        return set()
+    query = select(CampaignGang.roster_id).where(
+        CampaignGang.campaign_id == campaign_id, col(CampaignGang.roster_id).in_(wanted)
+    )
+    return set(session.exec(query).all())

@@ -313,7 +313,9 @@ def record(
         raise Lost
     campaign_id = battle.get("campaign_id")
     if campaign_id is not None:
-        taken(session, campaign_id, [roster.id, battle.get("opponent_roster_id")])
+        # A new line shows on no page yet (a gang's page shows its lines up to its share);
+        # the line it records again does: confirmed now.
+        taken(session, campaign_id, [confirms.roster_id if confirms is not None else None])
     if history is not None:
         keep(
             session=session,

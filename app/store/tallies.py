@@ -10,32 +10,57 @@ functions only read and write them, in the caller's transaction (it commits)."""
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, insert, update
+from sqlalchemy import func, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from app.store import table_of
 from app.store.models import Campaign, CampaignGang, CampaignTally
 
 TALLIED = ("battles", "wins", "draws", "losses", "points", "xp", "fighters_lost")
+KEY = ("campaign_id", "recorder_id", "subject_id")
 
 
 def replace(
     *, session: Session, campaign_id: str, recorder_id: str, rows: Sequence[dict[str, Any]]
 ) -> None:
     """The recorder's tally rows of the campaign are `rows` now (each a subject_id and the
-    TALLIED counts, lost_version on its own row)."""
+    TALLIED counts, lost_version on its own row): one statement, an upsert. A recorder's
+    rows never go (each gang its lines name keeps one, counted or not: app/campaigns/
+    ledger.py `tally`), but with its row (a cascade)."""
+    if not rows:
+        return
+    table = table_of(CampaignTally)
+    upsert = _insert(session)(table)
+    changed = {name: upsert.excluded[name] for name in (*TALLIED, "lost_version")}
     session.execute(
-        delete(CampaignTally).where(
-            col(CampaignTally.campaign_id) == campaign_id,
-            col(CampaignTally.recorder_id) == recorder_id,
-        )
+        upsert.on_conflict_do_update(index_elements=list(KEY), set_=changed),
+        [{"campaign_id": campaign_id, "recorder_id": recorder_id, **row} for row in rows],
     )
-    if rows:
-        session.execute(
-            insert(CampaignTally),
-            [{"campaign_id": campaign_id, "recorder_id": recorder_id, **row} for row in rows],
-        )
+
+
+def add(
+    *, session: Session, campaign_id: str, recorder_id: str, rows: Sequence[dict[str, Any]]
+) -> None:
+    """A line's counts added to the recorder's tally rows (its own and its opponent's):
+    each count added to the row's, its fighters lost and their version set. One upsert."""
+    table = table_of(CampaignTally)
+    upsert = _insert(session)(table)
+    changed = {name: table.c[name] + upsert.excluded[name] for name in TALLIED[:-1]}
+    changed.update(
+        fighters_lost=upsert.excluded.fighters_lost, lost_version=upsert.excluded.lost_version
+    )
+    session.execute(
+        upsert.on_conflict_do_update(index_elements=list(KEY), set_=changed),
+        [{"campaign_id": campaign_id, "recorder_id": recorder_id, **row} for row in rows],
+    )
+
+
+def _insert(session: Session) -> Any:
+    """The dialect's INSERT, which says ON CONFLICT (both databases speak it)."""
+    return pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
 
 
 def own(*, session: Session, campaign_id: str, roster_id: str) -> tuple[int, int | None]:
