@@ -92,7 +92,7 @@ class CampaignService:
         return store.ledger(session=self.session, roster_id=roster.id)
 
     def states(
-        self, roster: Roster, rows: Sequence[Battle] | None = None, document: Any = None
+        self, roster: Roster, rows: Sequence[StoredLine] | None = None, document: Any = None
     ) -> list[str]:
         rows = self.lines(roster) if rows is None else rows
         return fighters_of.fighter_states(rows, roster.document if document is None else document)

@@ -20,7 +20,7 @@ from app.campaigns import ledger, tallies
 from app.campaigns.models import CampaignOut
 from app.store import campaign_reads as reads
 from app.store import tallies as tally_store
-from app.store.campaign_reads import GangVersion, LedgerRow
+from app.store.campaign_reads import GangPage, GangVersion, LedgerRow
 from app.store.models import Campaign
 
 
@@ -37,13 +37,14 @@ def standings_version(session: Session, campaign: Campaign) -> tuple[str, list[G
     return version_of(parts), gangs
 
 
-def gang_page_version(session: Session, roster_id: str, code: str) -> str:
+def gang_page_version(found: GangPage, code: str) -> str:
     """The version of a gang's public page by its share `code` (any page of it): the share
     freezes the gang; what others recorded against it, its lines' verdicts and voids change
     its counter in each of its campaigns (`campaign_gang.version`, raised for the gangs a
     change names: a battle elsewhere in the campaign leaves it), and the names it shows are
-    those of its campaigns' gangs (one query)."""
-    return version_of([roster_id, code, *reads.page_versions(session=session, roster_id=roster_id)])
+    those of its campaigns' gangs (read with the gang: app/store/campaign_reads.py
+    `gang_page`)."""
+    return version_of([found.roster.id, code, *found.places])
 
 
 V = TypeVar("V")

@@ -7,10 +7,11 @@ query whatever the number of battles. And the counter of each gang's public page
 What the rows hold is the campaign feature's to compute (app/campaigns/tallies.py); these
 functions only read and write them, in the caller's transaction (it commits)."""
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, update
+from sqlalchemy import String, bindparam, func, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -30,15 +31,7 @@ def replace(
     TALLIED counts, lost_version on its own row): one statement, an upsert. A recorder's
     rows never go (each gang its lines name keeps one, counted or not: app/campaigns/
     ledger.py `tally`), but with its row (a cascade)."""
-    if not rows:
-        return
-    table = table_of(CampaignTally)
-    upsert = _insert(session)(table)
-    changed = {name: upsert.excluded[name] for name in (*TALLIED, "lost_version")}
-    session.execute(
-        upsert.on_conflict_do_update(index_elements=list(KEY), set_=changed),
-        [{"campaign_id": campaign_id, "recorder_id": recorder_id, **row} for row in rows],
-    )
+    _upsert(session, rows, campaign_id, recorder_id, added=False)
 
 
 def add(
@@ -46,21 +39,36 @@ def add(
 ) -> None:
     """A line's counts added to the recorder's tally rows (its own and its opponent's):
     each count added to the row's, its fighters lost and their version set. One upsert."""
-    table = table_of(CampaignTally)
-    upsert = _insert(session)(table)
-    changed = {name: table.c[name] + upsert.excluded[name] for name in TALLIED[:-1]}
-    changed.update(
-        fighters_lost=upsert.excluded.fighters_lost, lost_version=upsert.excluded.lost_version
-    )
-    session.execute(
-        upsert.on_conflict_do_update(index_elements=list(KEY), set_=changed),
-        [{"campaign_id": campaign_id, "recorder_id": recorder_id, **row} for row in rows],
-    )
+    _upsert(session, rows, campaign_id, recorder_id, added=True)
 
 
-def _insert(session: Session) -> Any:
-    """The dialect's INSERT, which says ON CONFLICT (both databases speak it)."""
-    return pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+def _upsert(
+    session: Session,
+    rows: Sequence[dict[str, Any]],
+    campaign_id: str,
+    recorder_id: str,
+    *,
+    added: bool,
+) -> None:
+    if rows:
+        statement = _upserts(session.get_bind().dialect.name)[added]
+        ids = {"campaign_id": campaign_id, "recorder_id": recorder_id}
+        session.execute(statement, [{**ids, **row} for row in rows])
+
+
+@functools.cache
+def _upserts(dialect: str) -> tuple[Any, Any]:
+    """The tally's two upserts in the dialect's words (both databases say ON CONFLICT),
+    built once: the counts set (`replace`), or added to (`add`)."""
+    upsert = (pg_insert if dialect == "postgresql" else sqlite_insert)(_TALLY)
+    kept = {name: upsert.excluded[name] for name in ("fighters_lost", "lost_version")}
+    counts = TALLIED[:-1]
+    set_ = {**{name: upsert.excluded[name] for name in counts}, **kept}
+    add_ = {**{name: _TALLY.c[name] + upsert.excluded[name] for name in counts}, **kept}
+    return (
+        upsert.on_conflict_do_update(index_elements=list(KEY), set_=set_),
+        upsert.on_conflict_do_update(index_elements=list(KEY), set_=add_),
+    )
 
 
 def own(*, session: Session, campaign_id: str, roster_id: str) -> tuple[int, int | None]:
@@ -92,26 +100,28 @@ def kept(*, session: Session, campaign_id: str) -> dict[str, Kept]:
     """Subject → its counts, added over the tallies of the campaign's gangs (a gang that left
     it counts for no one; a line naming a gang that left counts for its recorder only: the
     caller keeps the subjects that are gangs). One query."""
-    tally = table_of(CampaignTally)
-    gangs = table_of(CampaignGang)
-    query = (
-        sa_select(
-            tally.c.subject_id,
-            *(func.sum(tally.c[name]) for name in TALLIED),
-            func.max(tally.c.lost_version),
-        )
-        .join(
-            gangs,
-            (gangs.c.campaign_id == tally.c.campaign_id)
-            & (gangs.c.roster_id == tally.c.recorder_id),
-        )
-        .where(tally.c.campaign_id == campaign_id)
-        .group_by(tally.c.subject_id)
-    )
+    rows = session.execute(_KEPT, {"b_campaign_id": campaign_id}).all()
     return {
         subject: Kept._make([*(int(v or 0) for v in counts), lost])
-        for subject, *counts, lost in session.execute(query).all()
+        for subject, *counts, lost in rows
     }
+
+
+_TALLY, _GANGS = table_of(CampaignTally), table_of(CampaignGang)
+_KEPT = (
+    sa_select(
+        _TALLY.c.subject_id,
+        *(func.sum(_TALLY.c[name]) for name in TALLIED),
+        func.max(_TALLY.c.lost_version),
+    )
+    .join(
+        _GANGS,
+        (_GANGS.c.campaign_id == _TALLY.c.campaign_id)
+        & (_GANGS.c.roster_id == _TALLY.c.recorder_id),
+    )
+    .where(_TALLY.c.campaign_id == bindparam("b_campaign_id", type_=String))
+    .group_by(_TALLY.c.subject_id)
+)
 
 
 def touch(*, session: Session, campaign_id: str, roster_ids: Iterable[str | None]) -> None:
