@@ -77,8 +77,11 @@ class Row:
 
 
 class Bench:
-    def __init__(self, app: Any, engine: Engine, rounds: int, only: list[str]) -> None:
-        self.app, self.engine, self.rounds, self.only = app, engine, rounds, only
+    def __init__(
+        self, app: Any, engine: Engine, rounds: int, only: list[str], skip: list[str]
+    ) -> None:
+        self.app, self.engine, self.rounds = app, engine, rounds
+        self.only, self.skip = only, skip
         self.timed = Timed(app)
         self.client = TestClient(self.timed, follow_redirects=False)
         self.rows: list[Row] = []
@@ -97,6 +100,8 @@ class Bench:
         """`call` once to warm up, once to count its statements, then `rounds` times
         timed; `forget`: the memories emptied before each call."""
         if self.only and not any(word in name for word in self.only):
+            return None
+        if any(word in name for word in self.skip):
             return None
         self.forget(forget)
         first = call()
@@ -262,7 +267,7 @@ def machine() -> str:
     return f"{platform.node()}, {os.cpu_count()} cores {model}, Python {platform.python_version()}"
 
 
-def header(session: Session, engine: Engine, seeded: Seeded) -> None:
+def header(session: Session, engine: Engine, seeded: Seeded, label: str) -> None:
     rosters = session.exec(select(func.count()).select_from(Roster)).one()
     shares = session.exec(select(func.count()).select_from(Share)).one()
     lines = session.exec(
@@ -271,10 +276,15 @@ def header(session: Session, engine: Engine, seeded: Seeded) -> None:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
     ).stdout.strip()
-    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit or '?'}, {machine()}")
+    code = label or f"commit {commit or '?'}"
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {code}, {machine()}")
+    size = ""
+    if engine.dialect.name == "postgresql":
+        found = session.execute(text("SELECT pg_database_size(current_database())")).scalar()
+        size = f", {int(found or 0) / 1e9:.2f} GB"
     print(
         f"{engine.dialect.name}: {rosters} lists, {shares} shares, the campaign "
-        f"{len(seeded.gangs)} gangs and {lines} lines"
+        f"{len(seeded.gangs)} gangs and {lines} lines{size}"
     )
 
 
@@ -287,12 +297,20 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="leave the seeded database")
     parser.add_argument("--reuse", action="store_true", help="measure a database seeded before")
     parser.add_argument("--only", action="append", default=[], help="routes whose name holds it")
+    parser.add_argument("--skip", action="append", default=[], help="routes whose name holds it")
+    parser.add_argument("--label", default="", help="what code this is, in the header")
+    parser.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="measure the database as it is (older code on a database a newer one migrated)",
+    )
     args = parser.parse_args()
     if (args.keep or args.reuse) and not args.database_url:
         parser.error("--keep and --reuse need --database-url")
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'scale.sqlite3'}"
-        migrate(url)
+        if not args.no_migrate:
+            migrate(url)
         engine = make_engine(url)
         try:
             measure(engine, url, args)
@@ -341,11 +359,11 @@ def measure(engine: Engine, url: str, args: argparse.Namespace) -> None:
                     args.battles,
                 )
             seeding.dispose()
-        header(session, engine, seeded)
+        header(session, engine, seeded, args.label)
     settle_heap()
     load = " ".join(f"{figure:.2f}" for figure in os.getloadavg())
     with TestClient(app), inline_routes(), Session(engine) as session:
-        bench = Bench(app, engine, args.rounds, args.only)
+        bench = Bench(app, engine, args.rounds, args.only, args.skip)
         bench.run("GET /healthz", lambda: bench.client.get("/healthz"))
         editor_saves(bench, seeded)
         pages(bench, seeded)
