@@ -5,7 +5,7 @@ turned as their corrections say."""
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlmodel import Session
 
@@ -18,6 +18,13 @@ from app.store.models import Battle, Roster, as_utc
 
 # A line of a gang's own ledger: as the ORM reads it, or as its pages read it (plain).
 Own = Battle | OwnLine
+
+
+class OwnerOf(Protocol):
+    """The gang whose ledger a page shows: its id is all `ledger_page` needs of it."""
+
+    @property
+    def id(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -83,7 +90,7 @@ def own_line(
 
 def ledger_page(
     session: Session,
-    roster: Roster,
+    roster: Roster | OwnerOf,
     rows: Sequence[Own],
     until: datetime | None,
     page: Page,

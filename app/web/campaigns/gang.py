@@ -21,7 +21,7 @@ from app.roster_service import NoSuchRoster, Refusal, StaleVersion, check
 from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
-from app.store.campaign_reads import OwnLine
+from app.store.campaign_reads import OwnLine, SharedGang
 from app.store.models import Roster, Share, as_utc
 from app.systems.base import AnySystem
 from app.urls import public_base
@@ -150,7 +150,7 @@ def traits_context(system: AnySystem) -> dict[str, Any]:
 
 def gang_context(
     service: CampaignService,
-    roster: Roster,
+    roster: Roster | SharedGang,
     *,
     owner: bool = True,
     page: int = 1,
@@ -162,14 +162,15 @@ def gang_context(
     read is bounded by the page (app/campaigns/reading.py `ledger_page`); the opponents'
     list only for the owner's form. With `share`: the gang as that share froze it, as
     /s/{code} shows. `names`: the names of gangs it may show, when the caller read them."""
-    system = service.rosters.system(roster)
+    system = service.systems[roster.system]
     rows: Sequence[OwnLine] = campaign_reads.own_lines(session=service.session, roster_id=roster.id)
     until = None
     if share is None:
+        assert isinstance(roster, Roster)  # the owner's page: the list as it is
         document, as_stored = service.rosters.document(roster), roster.document
     else:
         document, as_stored, rows, until = as_shared(system, rows, share)
-    states = service.states(roster, rows, as_stored)
+    states = fighters_of_ledger.fighter_states(rows, as_stored)
     active = check(system, fighters_of_ledger.without_gone(document, states))[0]
     asked = reading.Page(page, PAGE_LINES)
     lines, count = reading.ledger_page(service.session, roster, rows, until, asked, names)
