@@ -32,7 +32,7 @@ from app.campaigns.service import CampaignService
 from app.carnet_file.models import CarnetFile
 from app.carnet_file.restore import restore_carnet
 from app.carnet_service import CarnetService
-from app.roster_service import SNAPSHOT_MAX_BYTES, RosterService, encoded, snapshot
+from app.roster_service import RosterService, frozen_share, snapshot
 from app.store import books as book_store
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
@@ -140,16 +140,8 @@ class Seeder:
         rows = []
         for roster_id, document in wanted:
             system = self.systems[document["system"]]
-            frozen = snapshot(system, system.roster_model.model_validate(document))
-            rows.append(
-                {
-                    "roster_id": roster_id,
-                    "system": system.id,
-                    "catalogue_version": system.catalogue_version,
-                    "snapshot": frozen,
-                    "etag": _etag(frozen),
-                }
-            )
+            parsed = system.roster_model.model_validate(document)
+            rows.append((roster_id, frozen_share(system, snapshot(system, parsed))))
         return [made.code for made in roster_store.create_shares(session=self.session, rows=rows)]
 
     def document(self, number: int) -> dict[str, Any]:
@@ -223,12 +215,6 @@ class Seeder:
         self.made += GANGS
         battles(service, campaign.id, gangs, count)
         return key, campaign.id, [g.id for g in gangs]
-
-
-def _etag(frozen: dict[str, Any]) -> str:
-    import hashlib
-
-    return hashlib.sha256(encoded(frozen, "share", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
 
 
 def recorder_of(number: int, chance: random.Random, rosters: list[Roster]) -> Roster:

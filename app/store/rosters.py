@@ -4,7 +4,7 @@ import functools
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
 
@@ -205,14 +205,22 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class Frozen(NamedTuple):
+    """What a share holds but for its code, list and moment: the system and catalogue
+    version it was built with, the snapshot and its etag (app/roster_service.py `frozen_share`
+    makes one; a restored ledger copies one)."""
+
+    system: str
+    catalogue_version: str
+    snapshot: dict[str, Any]
+    etag: str
+
+
 def create_share(
     *,
     session: Session,
     roster_id: str | None,
-    system: str,
-    catalogue_version: str,
-    snapshot: dict[str, Any],
-    etag: str,
+    frozen: Frozen,
     created_at: datetime | None = None,
     commit: bool = True,
 ) -> Share:
@@ -221,15 +229,8 @@ def create_share(
     insert_at_free_code's."""
 
     def share(code: str) -> Share:
-        return Share(
-            code=code,
-            roster_id=roster_id,
-            system=system,
-            catalogue_version=catalogue_version,
-            snapshot=snapshot,
-            etag=etag,
-            created_at=created_at or utcnow(),
-        )
+        moment = created_at or utcnow()
+        return Share(code=code, roster_id=roster_id, created_at=moment, **frozen._asdict())
 
     return insert_at_free_code(session, share, commit=commit)
 
@@ -255,20 +256,21 @@ def insert_at_free_code(
     raise RuntimeError(f"could not find a free {type(made).__name__} code")
 
 
-def create_shares(*, session: Session, rows: list[dict[str, Any]]) -> list[Share]:
-    """Many shares at once (`rows`: create_share's fields), in the caller's transaction,
-    which commits: each under a fresh random code no removed share had, all written by one
-    flush. A drawn code already taken (an IntegrityError) draws them all again, five times
-    at most. A batch's few statements where create_share runs four a share (issue 29:
-    seeding 300,000 lists)."""
+def create_shares(*, session: Session, rows: Sequence[tuple[str | None, Frozen]]) -> list[Share]:
+    """Many shares at once (`rows`: each its list and what it freezes), in the caller's
+    transaction, which commits: each under a fresh random code no removed share had, all
+    written by one flush. A drawn code already taken (an IntegrityError) draws them all
+    again, five times at most. A batch's few statements where create_share runs four a
+    share (issue 29: seeding 300,000 lists)."""
     for _ in range(5):
         codes = [new_code() for _ in rows]
         gone = session.exec(select(ShareGone.code).where(col(ShareGone.code).in_(codes)))
         if len(set(codes)) < len(codes) or gone.first() is not None:
             continue
+        now = utcnow()
         made = [
-            Share(code=code, **{"created_at": utcnow(), **row})
-            for code, row in zip(codes, rows, strict=True)
+            Share(code=code, roster_id=roster_id, created_at=now, **frozen._asdict())
+            for code, (roster_id, frozen) in zip(codes, rows, strict=True)
         ]
         try:
             with session.begin_nested():

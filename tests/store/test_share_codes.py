@@ -20,10 +20,9 @@ def share(session: Session) -> rosters.Share:
     return rosters.create_share(
         session=session,
         roster_id=None,
-        system="dcsystem",
-        catalogue_version="1",
-        snapshot={"roster": {}, "validation": {}, "summary": {}},
-        etag="e",
+        frozen=rosters.Frozen(
+            "dcsystem", "1", {"roster": {}, "validation": {}, "summary": {}}, "e"
+        ),
     )
 
 
@@ -41,7 +40,10 @@ def test_a_book_version_draws_again_too(session: Session, drawn: list[str]) -> N
     drawn.extend(["bookcode", "bookcode", "bookcod2"])
     published = [
         books.create_book_share(
-            session=session, book_id=book.id, version=v, system="nolimits", snapshot={}, etag="e"
+            session=session,
+            book_id=book.id,
+            version=v,
+            published=books.Published("nolimits", {}, "e"),
         ).code
         for v in (1, 2)
     ]
@@ -66,10 +68,9 @@ def test_a_batch_of_shares_draws_again_when_one_code_is_taken(
     session.add(rosters.ShareGone(code="gone2345"))
     session.commit()
     rows = [
-        {"roster_id": None, "system": "dcsystem", "catalogue_version": "1", "etag": f"e{n}",
-         "snapshot": {"roster": {"name": f"L{n}"}, "validation": {}, "summary": {}}}
+        (None, rosters.Frozen("dcsystem", "1", {"roster": {"name": f"L{n}"}}, f"e{n}"))
         for n in range(3)
-    ]  # fmt: skip
+    ]
     drawn.extend(["fresh234", "taken234", "fresh235"])  # one taken: all again
     drawn.extend(["fresh236", "gone2345", "fresh237"])  # one removed: all again
     drawn.extend(["fresh238", "fresh239", "fresh23a"])

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import UtcDatetime
 from app.api.v1.deps import (
+    BODY_PROBLEMS,
     IF_MATCH_PROBLEMS,
     NO_STORE,
     PRIVATE,
@@ -190,8 +191,7 @@ def _book_routes(router: APIRouter, types: BookTypes) -> None:
         response_model=types.created,
         responses={
             **told((403, "Wrong carnet key."), (404, "No such carnet.")),
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Store an army book (a carnet key as Bearer puts it in that carnet)",
         operation_id="create_book",
@@ -230,8 +230,7 @@ def _replace_routes(router: APIRouter, types: BookTypes) -> None:
         responses={
             **BOOK_PROBLEMS,
             **IF_MATCH_PROBLEMS,
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Replace a book (edit token and If-Match: <version>)",
         operation_id="replace_book",
