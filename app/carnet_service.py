@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from app import hooks
 from app.roster_service import Refusal
 from app.store import books as book_store
 from app.store import campaigns as campaign_store
@@ -148,7 +149,9 @@ class CarnetService:
         if item is None:
             return None
         self.check_room(carnet)
-        return trash.restore(session=self.session, item=item, carnet_id=carnet.id)
+        return trash.restore(
+            session=self.session, item=item, carnet_id=carnet.id, also=hooks.restored
+        )
 
     def merge(self, source: Carnet, into: Carnet) -> int:
         """Puts every list of `source` in `into` too (`source` keeps them); how many."""

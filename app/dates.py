@@ -4,10 +4,13 @@ month names and their accents come from the CLDR, not from a list of our own).""
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from babel import Locale
 from babel.dates import format_date
 
 PARIS = ZoneInfo("Europe/Paris")
-LOCALE = "fr_FR"
+# Parsed once: Babel parses a locale given by name at each call (~33 µs; a gang page wrote
+# 60 dates, 2 ms of its 10, issue 29).
+LOCALE = Locale.parse("fr_FR")
 
 
 def as_utc(moment: datetime) -> datetime:

@@ -1,7 +1,11 @@
 """Where features built on rosters tell the roster core what it must know of them, so that
 the core names none (issue 27: « the roster core blind to features »).
 
-One hook today: what a list's totals count. A feature may say that some entries leave
+Two hooks. What a list's totals count (below), and what a feature keeps of a list besides
+its rows, made again when the list comes back from the trash (`restored`: the campaign
+feature's tallies of its lines, issue 29).
+
+What a list's totals count. A feature may say that some entries leave
 every total (the campaign feature: the fighters its ledger says are dead or retired); the
 core, every page and the API then count the list through `counted`, and show `left_out`.
 Features register at app start-up (app/main.py); with none registered every entry counts.
@@ -73,6 +77,22 @@ def counted(
     entries = dumped.get("entries", [])
     kept = [e for i, e in enumerate(entries) if i >= len(left) or not left[i]]
     return type(document).model_validate({**dumped, "entries": kept})
+
+
+_restored: list[Callable[[Session, Roster], None]] = []
+
+
+def register_restored(hook: Callable[[Session, Roster], None]) -> None:
+    """`hook(session, roster)` runs when a list comes back from the trash, its rows back (in
+    the caller's transaction, which commits)."""
+    if hook not in _restored:
+        _restored.append(hook)
+
+
+def restored(session: Session, roster: Roster) -> None:
+    """A list is back: each feature makes again what it keeps of it."""
+    for hook in _restored:
+        hook(session, roster)
 
 
 def _entries(document: BaseModel | Mapping[str, Any]) -> Sequence[Any]:

@@ -12,7 +12,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import openapi, problems, refusals
 from app.api.v1 import api_routers, heavy
-from app.campaigns import states as campaign_states
+from app.campaigns import tallies as campaign_tallies
 from app.catalogues import load_books, load_play_sheets, load_systems
 from app.db import make_engine, session_factory
 from app.middleware import (
@@ -143,7 +143,7 @@ def create_app(
     app.state.heavy_queue = heavy.queue_of(settings)
     problems.install(app, html_error)
     refusals.install(app, html_error)
-    campaign_states.install()  # a gang's dead and retired leave every total (app/hooks.py)
+    campaign_tallies.install()  # a gang's dead leave its totals, its tallies (app/hooks.py)
     install_template_globals(templates.env)
     for spec in specs:
         if spec.templates_dir is not None:

@@ -11,7 +11,7 @@ the players enter them, nothing here invents a number.
 """
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
@@ -261,6 +261,14 @@ class Standing:
         self.losses += result == "loss"
         self.points += points
 
+    def add(self, other: "Standing") -> None:
+        """`other`'s battles, results and points added to these."""
+        self.battles += other.battles
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.points += other.points
+
 
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
@@ -308,6 +316,7 @@ class Losses:
 
     xp: Mapping[int, int]
     fighters_lost: int
+    dead: int = 0  # entries dead: their figures are the list's (it may change them)
 
 
 def losses(lines: Sequence[Line], sizes: Sequence[int]) -> Losses:
@@ -325,10 +334,32 @@ def losses(lines: Sequence[Line], sizes: Sequence[int]) -> Losses:
                 states[fighter.entry] = fighter.state
             if fighter.count is not None:
                 recorded[fighter.entry] = fighter.count
-    lost = sum(
-        sizes[i] if i < len(sizes) else recorded.get(i, 1) for i, s in states.items() if s == "dead"
-    )
-    return Losses(xp, lost)
+    dead = [i for i, s in states.items() if s == "dead"]
+    lost = sum(sizes[i] if i < len(sizes) else recorded.get(i, 1) for i in dead)
+    return Losses(xp, lost, len(dead))
+
+
+def tally(recorder: str, lines: Sequence[Outcome]) -> dict[str, Standing]:
+    """What one gang's lines of a campaign (`lines`: their results, verdicts and voids) count
+    in its standings, for itself and for each gang they name: a counted battle between two
+    gangs counts once for each, the other's result opposite and its points the recorder's
+    only (docs/rules-notes.md, « Campaigns »)."""
+    out = {recorder: Standing(recorder, "")}
+    for line, result, points in effective(lines):
+        other = line.opponent_roster
+        named = other is not None and other != recorder
+        if named:  # every gang named has its line, counted or not (a tally only grows)
+            out.setdefault(str(other), Standing(str(other), ""))
+        if line.counted:
+            out[recorder].count(result, points)
+            if named:
+                out[str(other)].count(OPPOSITE[result], 0)
+    return out
+
+
+def ranked(table: Iterable[Standing]) -> list[Standing]:
+    """The standings' order: wins, draws, points, then the name."""
+    return sorted(table, key=lambda s: (-s.wins, -s.draws, -s.points, s.name.casefold(), s.roster))
 
 
 def table_of(
@@ -342,19 +373,13 @@ def table_of(
     for roster, lines in ledgers.items():
         if roster not in table:
             continue
-        for line, result, points in effective(lines):
-            if not line.counted:
-                continue
-            table[roster].count(result, points)
-            other = line.opponent_roster
-            if other is not None and other in table and other != roster:
-                table[other].count(OPPOSITE[result], 0)
+        for subject, counted in tally(roster, lines).items():
+            if subject in table:
+                table[subject].add(counted)
         gang = done.get(roster, Losses({}, 0))
         table[roster].xp += sum(gang.xp.get(line.battle, 0) for line in lines if not line.voided)
         table[roster].fighters_lost = gang.fighters_lost
-    return sorted(
-        table.values(), key=lambda s: (-s.wins, -s.draws, -s.points, s.name.casefold(), s.roster)
-    )
+    return ranked(table.values())
 
 
 def states_after(lines: Sequence[Line], size: int) -> list[str]:

@@ -5,7 +5,7 @@ turned as their corrections say."""
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlmodel import Session
 
@@ -13,7 +13,18 @@ from app.campaigns import ledger
 from app.campaigns.ledger import Line
 from app.store import campaign_reads as reads
 from app.store import campaigns as store
+from app.store.campaign_reads import OwnLine
 from app.store.models import Battle, Roster, as_utc
+
+# A line of a gang's own ledger: as the ORM reads it, or as its pages read it (plain).
+Own = Battle | OwnLine
+
+
+class OwnerOf(Protocol):
+    """The gang whose ledger a page shows: its id is all `ledger_page` needs of it."""
+
+    @property
+    def id(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -53,13 +64,13 @@ def battles(
     return [line for _when, _id, line in out]
 
 
-def corrected_by(rows: Sequence[Battle]) -> dict[int, int]:
+def corrected_by(rows: Sequence[Own]) -> dict[int, int]:
     """Battle number → the number of the latest own line that corrects it."""
     return {row.corrects: row.number for row in rows if row.corrects is not None}
 
 
 def own_line(
-    row: Battle,
+    row: Own,
     recorder: str,
     fixed: Mapping[int, int],
     recorders: Mapping[str, str],
@@ -78,7 +89,12 @@ def own_line(
 
 
 def ledger_page(
-    session: Session, roster: Roster, rows: Sequence[Battle], until: datetime | None, page: Page
+    session: Session,
+    roster: Roster | OwnerOf,
+    rows: Sequence[Own],
+    until: datetime | None,
+    page: Page,
+    known: Mapping[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of the gang page's ledger, newest first, and how many lines it has in all:
     its own `rows` (read already) and the lines others recorded against it (up to `until`,
@@ -97,14 +113,14 @@ def ledger_page(
     )
     count = len(rows) + against_it
     first = (page.shown(count) - 1) * page.size
-    merged: list[tuple[datetime, int, Battle | store.Mirrored]] = [
+    merged: list[tuple[datetime, int, Own | store.Mirrored]] = [
         *((as_utc(row.created_at), row.id or 0, row) for row in rows),
         *((as_utc(row.created_at), row.id, row) for row in theirs),
     ]
     merged.sort(key=lambda item: (item[0], item[1]), reverse=True)
     shown = [row for _when, _id, row in merged[first : first + page.size]]
-    mine = [row for row in shown if isinstance(row, Battle)]
-    others = [row for row in shown if not isinstance(row, Battle)]
+    others = [row for row in shown if isinstance(row, store.Mirrored)]
+    mine = [row for row in shown if not isinstance(row, store.Mirrored)]
     corrections = reads.corrections_against(
         session=session,
         roster_id=roster.id,
@@ -112,14 +128,16 @@ def ledger_page(
         until=until,
     )
     named = [row.opponent_roster_id for row in mine if row.opponent_roster_id]
-    recorders = store.names(session=session, roster_ids=[*named, *(r.roster_id for r in others)])
+    wanted = {*named, *(r.roster_id for r in others)}
+    recorders = {i: n for i, n in (known or {}).items() if i in wanted}
+    recorders.update(store.names(session=session, roster_ids=wanted - set(recorders)))
     same = store.lines_by_id(session=session, ids={r.confirms_id for r in mine if r.confirms_id})
     fixed = corrected_by(rows)
     turned = {row_id: line for _when, row_id, line in against([*others, *corrections], recorders)}
     lines = [
-        own_line(row, roster.id, fixed, recorders, same)
-        if isinstance(row, Battle)
-        else turned.get(row.id)
+        turned.get(row.id)
+        if isinstance(row, store.Mirrored)
+        else own_line(row, roster.id, fixed, recorders, same)
         for row in shown
     ]
     return [line for line in lines if line is not None], count
@@ -181,7 +199,7 @@ def line(session: Session, roster: Roster, row: Battle) -> dict[str, Any]:
     return out
 
 
-def line_out(row: Battle, recorder: str, corrected_by: int | None) -> dict[str, Any]:
+def line_out(row: Own, recorder: str, corrected_by: int | None) -> dict[str, Any]:
     """A line of this gang's own ledger (`_confirms`: the line of the other gang it
     recorded again, for `battles` to name)."""
     return {

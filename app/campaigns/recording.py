@@ -12,8 +12,9 @@ from app.campaigns import ledger
 from app.campaigns import states as fighters_of
 from app.campaigns.ledger import FighterOutcome, LedgerError, StatChange
 from app.campaigns.models import BattleIn
+from app.campaigns.states import StoredLine
 from app.roster_service import StaleVersion, check
-from app.store.models import Battle, Roster
+from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.campaign_traits import CampaignTraits
 
@@ -54,7 +55,7 @@ def applied(
     system: AnySystem,
     traits: CampaignTraits,
     document: Mapping[str, Any],
-    rows: Sequence[Battle],
+    rows: Sequence[StoredLine],
     body: BattleIn,
 ) -> Applied:
     """The line applied to the stored `document` after its ledger `rows`."""

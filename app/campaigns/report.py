@@ -1,6 +1,7 @@
 """« Rapport de bataille »: one line of a gang's ledger as a BBCode post for the forum.
 User text can never open or close a tag (app/exports/bbcode.escape)."""
 
+import functools
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -14,6 +15,7 @@ RESULTS = {"win": "Victoire", "loss": "Défaite", "draw": "Match nul"}
 STATES = {"active": "de retour", "recovering": "convalescent", "dead": "mort", "retired": "retiré"}
 
 
+@functools.lru_cache(maxsize=4096)
 def french_day(iso: str) -> str:
     """« 1er décembre 2026 » of an ISO date (a battle's date has no time)."""
     day = date.fromisoformat(iso)

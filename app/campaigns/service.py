@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
-from app.campaigns import ledger, reading, recording
+from app.campaigns import ledger, reading, recording, tallies
 from app.campaigns import states as fighters_of
 from app.campaigns.errors import (
     CampaignFull,
@@ -21,6 +21,7 @@ from app.campaigns.errors import (
 from app.campaigns.ledger import LedgerError
 from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS
+from app.campaigns.states import StoredLine
 from app.roster_service import (
     ROSTER_MAX_BYTES,
     RosterService,
@@ -30,8 +31,10 @@ from app.roster_service import (
     snapshot,
     stored_json,
 )
+from app.store import campaign_reads
 from app.store import campaigns as store
 from app.store import carnets as carnet_store
+from app.store.campaign_reads import LedgerRow
 from app.store.models import Battle, Campaign, Carnet, Roster, Share
 from app.systems import registry
 from app.systems.base import AnySystem
@@ -52,6 +55,17 @@ __all__ = [
 CAMPAIGN_MAX_GANGS = store.CAMPAIGN_MAX_GANGS
 # A ledger holds at most this many lines (a long campaign has a few dozen battles).
 LEDGER_MAX_LINES = 1000
+
+
+def as_row(roster: Roster, line: dict[str, Any]) -> LedgerRow:
+    """A line about to be stored (`line`: its row's fields) as the tallies read lines."""
+    fields = {**line, "roster_id": roster.id, "voided_at": None}
+    return LedgerRow(*(fields[name] for name in LedgerRow._fields[:-1]))
+
+
+def _tally(row: Battle) -> store.Tally:
+    """What a change of `row` keeps: its recorder's lines of its campaign counted again."""
+    return lambda session: tallies.retally(session, str(row.campaign_id), row.roster_id)
 
 
 def traits_of(system_id: str) -> CampaignTraits:
@@ -76,7 +90,7 @@ class CampaignService:
         return store.ledger(session=self.session, roster_id=roster.id)
 
     def states(
-        self, roster: Roster, rows: Sequence[Battle] | None = None, document: Any = None
+        self, roster: Roster, rows: Sequence[StoredLine] | None = None, document: Any = None
     ) -> list[str]:
         rows = self.lines(roster) if rows is None else rows
         return fighters_of.fighter_states(rows, roster.document if document is None else document)
@@ -92,7 +106,7 @@ class CampaignService:
         transaction. LedgerError when the line cannot apply (nothing stored); StaleVersion
         when another writer got in first (nothing stored)."""
         system = self.rosters.system(roster)
-        rows = self.lines(roster)
+        rows = campaign_reads.ledger_rows(session=self.session, roster_id=roster.id)
         recording.admissible(roster, expected_version, body, len(rows), LEDGER_MAX_LINES)
         campaign, opponent = self._campaign_of(roster, body, rows)
         same = self._same_battle(roster, body, campaign, opponent, rows)
@@ -130,13 +144,16 @@ class CampaignService:
                 battle=line,
                 share=share,
                 confirms=same,
+                tally=lambda session: tallies.recorded(
+                    session, str(campaign), rows, as_row(roster, line), stored, expected_version + 1
+                ),
             )
         except store.Lost:
             self.session.refresh(roster)
             raise StaleVersion(roster.version) from None
 
     def _campaign_of(
-        self, roster: Roster, body: BattleIn, rows: Sequence[Battle]
+        self, roster: Roster, body: BattleIn, rows: Sequence[StoredLine]
     ) -> tuple[str | None, str | None]:
         """The campaign and opponent gang the line counts for. A correction counts where
         the line it corrects did."""
@@ -157,15 +174,16 @@ class CampaignService:
             )
         if body.campaign is None:
             return None, None
-        if not store.is_gang(session=self.session, campaign_id=body.campaign, roster_id=roster.id):
+        named = [roster.id, *([body.opponent_roster] if body.opponent_roster else [])]
+        gangs = campaign_reads.gangs_among(
+            session=self.session, campaign_id=body.campaign, roster_ids=named
+        )
+        if roster.id not in gangs:
             raise LedgerError(
                 "not_in_campaign", "Cette liste n’est pas un gang de cette campagne.", ["campaign"]
             )
         if body.opponent_roster is not None and (
-            body.opponent_roster == roster.id
-            or not store.is_gang(
-                session=self.session, campaign_id=body.campaign, roster_id=body.opponent_roster
-            )
+            body.opponent_roster == roster.id or body.opponent_roster not in gangs
         ):
             raise LedgerError(
                 "opponent_not_in_campaign",
@@ -180,7 +198,7 @@ class CampaignService:
         body: BattleIn,
         campaign: str | None,
         opponent: str | None,
-        rows: Sequence[Battle],
+        rows: Sequence[StoredLine],
     ) -> Battle | None:
         """The opponent's line this line records again (docs/campaigns.md « Who says a
         battle happened »): of the same campaign, naming this gang, the same date, the
@@ -190,7 +208,7 @@ class CampaignService:
         if body.corrects is not None or opponent is None or campaign is None:
             return None
         taken = {row.confirms_id for row in rows if row.confirms_id is not None}
-        for theirs in store.unconfirmed_against(
+        for theirs in campaign_reads.unconfirmed_against(
             session=self.session, recorder=opponent, opponent=roster.id, campaign_id=campaign
         ):
             if (
@@ -215,7 +233,7 @@ class CampaignService:
             )
         if row.voided_at is not None:
             raise LedgerError("voided", "L’organisateur a annulé cette bataille.", ["battle"])
-        store.set_verdict(session=self.session, line=row, verdict=verdict)
+        store.set_verdict(session=self.session, line=row, verdict=verdict, tally=_tally(row))
         return row
 
     def void(self, campaign: Campaign, recorded_by: str, number: int, undo: bool = False) -> Battle:
@@ -226,7 +244,7 @@ class CampaignService:
             raise LedgerError(
                 "no_such_battle", "Aucune bataille de cette campagne à ce numéro.", ["battle"]
             )
-        store.void(session=self.session, line=row, voided=not undo)
+        store.void(session=self.session, line=row, voided=not undo, tally=_tally(row))
         return row
 
     def _points(self, system: AnySystem, body: BattleIn) -> int | None:
@@ -302,6 +320,9 @@ class CampaignService:
                 campaign_id=campaign.id,
                 roster_id=roster.id,
                 cap=CAMPAIGN_MAX_GANGS,
+                tally=lambda session: tallies.retally(
+                    session, campaign.id, roster.id, roster.document, roster.version
+                ),
             )
         except store.Full:
             raise CampaignFull(campaign.id) from None

@@ -21,7 +21,7 @@ from app import hooks
 from app.campaigns import ledger
 from app.campaigns.ledger import FighterOutcome, Line, StatChange
 from app.store import campaigns as store
-from app.store.campaign_reads import LedgerRow
+from app.store.campaign_reads import LedgerRow, OwnLine
 from app.store.models import Battle, Roster
 
 DocumentT = TypeVar("DocumentT", bound=BaseModel)
@@ -54,7 +54,7 @@ def with_ids(document: Mapping[str, Any]) -> dict[str, Any]:
 
 # A stored line as a ledger reads it: a Battle, or the standings' plain row of a line with
 # its fighters (app/store/campaign_reads.py).
-StoredLine = Battle | LedgerRow
+StoredLine = Battle | LedgerRow | OwnLine
 
 
 def as_line(row: StoredLine, where: dict[str, int], size: int) -> Line:
@@ -106,7 +106,7 @@ def lines_of(rows: Sequence[StoredLine], document: Mapping[str, Any]) -> list[Li
     return [as_line(row, where, max(size, 1_000_000)) for row in rows]
 
 
-def fighter_states(rows: Sequence[Battle], document: Mapping[str, Any]) -> list[str]:
+def fighter_states(rows: Sequence[StoredLine], document: Mapping[str, Any]) -> list[str]:
     """Each entry's state (by its place in `document`) after the ledger `rows`."""
     size = len(document.get("entries", []))
     return ledger.states_after(lines_of(rows, document), size)

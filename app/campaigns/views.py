@@ -3,23 +3,24 @@ whatever the campaign's history, and named by the version of what they show, so 
 edges answer them with an ETag (304 when unchanged) and remember them per version (issue
 29; docs/campaigns.md « Views remembered per version »).
 
-A view's version is a hash of what may change it: the campaign's own `version` (a join, a
-line recorded, confirmed, disputed or voided: app/store/campaigns.py `bump`), its gangs'
-versions (a line, a rename, any write to a gang) and, for the standings, each gang's latest
-share (its page's link). The edges add what the app draws it with (its code, templates and
-catalogue)."""
+A view's version is a hash of what may change it. The standings': the campaign's own
+`version` (a join, a line recorded, confirmed, disputed or voided: app/store/campaigns.py
+`bump`), its gangs' versions (a line, a rename, any write to a gang) and each gang's latest
+share (its page's link). A gang's page: its counters (app/store/tallies.py `touch`) and the
+names of its campaigns' gangs. The edges add what the app draws it with (its code,
+templates and catalogue)."""
 
 import hashlib
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlmodel import Session
 
-from app.campaigns import ledger
-from app.campaigns import states as fighters_of
+from app.campaigns import ledger, tallies
 from app.campaigns.models import CampaignOut
 from app.store import campaign_reads as reads
-from app.store.campaign_reads import GangVersion, LedgerRow
+from app.store import tallies as tally_store
+from app.store.campaign_reads import GangPage, GangVersion, LedgerRow
 from app.store.models import Campaign
 
 
@@ -36,27 +37,17 @@ def standings_version(session: Session, campaign: Campaign) -> tuple[str, list[G
     return version_of(parts), gangs
 
 
-def gang_page_version(session: Session, roster_id: str, code: str) -> str:
+def gang_page_version(found: GangPage, code: str) -> str:
     """The version of a gang's public page by its share `code` (any page of it): the share
-    freezes the gang; what others recorded against it, the verdicts and voids, and the
-    names of the gangs it shows change with its campaigns' versions (one query)."""
-    return version_of([roster_id, code, *reads.page_versions(session=session, roster_id=roster_id)])
+    freezes the gang; what others recorded against it, its lines' verdicts and voids change
+    its counter in each of its campaigns (`campaign_gang.version`, raised for the gangs a
+    change names: a battle elsewhere in the campaign leaves it), and the names it shows are
+    those of its campaigns' gangs (read with the gang: app/store/campaign_reads.py
+    `gang_page`)."""
+    return version_of([found.roster.id, code, *found.places])
 
 
 V = TypeVar("V")
-
-
-class Result(NamedTuple):
-    """A line of the campaign as the standings count it (ledger's `Outcome`), without its
-    fighters: a plain tuple (a Line of each of 2,000 lines took 5 ms)."""
-
-    battle: int
-    result: str
-    points: int | None
-    corrects: int | None
-    opponent_roster: str | None
-    counted: bool
-    voided: bool
 
 
 class Remembers(Protocol[V]):
@@ -86,37 +77,35 @@ def standings(
     gangs: Sequence[GangVersion],
     known: Remembers[ledger.Losses],
 ) -> list[ledger.Standing]:
-    """The table (app/campaigns/ledger.py): every line's result, verdict and void read
-    again (one query of plain columns), and what each gang's lines did to its fighters as
-    `known` remembers it for the gang's version (a line's fighters never change, and a new
-    line or a changed list is a new version): read, with the gang's list, for the gangs
-    whose version it does not know (two queries)."""
-    done: dict[str, ledger.Losses] = {}
+    """The table: each gang's line as the campaign's tallies keep it (one query, a few rows a
+    gang whatever the number of battles: app/campaigns/tallies.py). A gang whose fighters
+    lost were counted on another version of its list than this one (a dead fighter's
+    figures, changed since) has them counted again, on its list and lines, as `known`
+    remembers them per gang version (two queries, for those gangs only)."""
+    kept = tally_store.kept(session=session, campaign_id=campaign.id)
+    stale = [
+        gang
+        for gang in gangs
+        if gang.id in kept and kept[gang.id].lost_version not in (None, gang.version)
+    ]
+    recounted: dict[str, ledger.Losses] = {}
     missing = []
-    for gang in gangs:
+    for gang in stale:
         found = known.get((campaign.id, gang.id, gang.version))
         if found is None:
             missing.append(gang)
         else:
-            done[gang.id] = found
+            recounted[gang.id] = found
     if missing:
-        done.update(losses(session, campaign, missing, known))
-    ledgers: dict[str, list[Result]] = {}
-    for row in reads.campaign_results(session=session, campaign_id=campaign.id):
-        counted = fighters_of.counts(row.verdict, bool(row.voided), row.confirms_id)
-        ledgers.setdefault(row.roster_id, []).append(
-            Result(
-                row.number,
-                row.result,
-                row.points,
-                row.corrects,
-                row.opponent_roster_id,
-                counted,
-                bool(row.voided),
-            )
-        )
-    table = [(gang.id, gang.name, gang.share) for gang in gangs if gang.id in done]
-    return ledger.table_of(table, ledgers, done)
+        recounted.update(losses(session, campaign, missing, known))
+    table = []
+    for gang in gangs:
+        counts = kept.get(gang.id)
+        line = ledger.Standing(gang.id, gang.name, gang.share, *(counts[:7] if counts else ()))
+        if gang.id in recounted:
+            line.fighters_lost = recounted[gang.id].fighters_lost
+        table.append(line)
+    return ledger.ranked(table)
 
 
 def losses(
@@ -135,9 +124,7 @@ def losses(
     for gang in gangs:
         if gang.id not in documents:  # deleted since its version was read
             continue
-        document = documents[gang.id]
-        sizes = [int(e.get("count", 1)) for e in document.get("entries", [])]
-        done[gang.id] = ledger.losses(fighters_of.lines_of(rows[gang.id], document), sizes)
+        done[gang.id] = tallies.losses_of(rows[gang.id], documents[gang.id])
         known.put((campaign.id, gang.id, gang.version), done[gang.id])
     return done
 

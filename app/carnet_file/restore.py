@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from app import hooks
 from app.book_service import BOOK_MAX_BYTES, published_content
+from app.campaigns import tallies
 from app.carnet_file.ledgers import LedgerSteps
 from app.carnet_file.models import CarnetFile, PublishedVersion
 from app.carnet_file.state import Restored
@@ -72,6 +73,8 @@ class Restore(LedgerSteps):
         lines = self.ledgers()
         self.session.flush()
         self.confirm(lines)
+        for place, gang in self.joined:  # what its lines count in the standings
+            tallies.retally(self.session, place.id, gang.id, gang.document, gang.version)
         self.first_versions()
         self.session.commit()
         return self.done
@@ -176,11 +179,16 @@ class Restore(LedgerSteps):
         its ledger says (a gang's dead)."""
         exported = french_date(self.file.exported_at)
         said = f"Restaurée depuis un fichier de carnet (exporté le {exported})"
+        versions = []
         for roster, parsed in self.rosters.values():
             system = self.systems[roster.system]
-            if any(hooks.left_out(self.session, roster, roster.document)):
+            # A list no feature may leave anything out of (no fighter ids: no ledger) is
+            # counted whole: no query (a file of 1,000 lists asked 1,000 ledgers, issue 29).
+            if hooks.may_leave_out(roster.document) and any(
+                hooks.left_out(self.session, roster, roster.document)
+            ):
                 roster.card = card(system, hooks.counted(self.session, roster, parsed))
-            self.session.add(
+            versions.append(
                 RosterVersion(
                     roster_id=roster.id,
                     version=1,
@@ -191,6 +199,8 @@ class Restore(LedgerSteps):
                     origin="file",
                 )
             )
+        # Added together, after the ledgers' queries: none of them flushes one version.
+        self.session.add_all(versions)
 
     # -- campaigns and ledgers ---------------------------------------------------------------
 
@@ -217,6 +227,7 @@ class Restore(LedgerSteps):
                 self.skip(f"{path}.gangs", "gang_not_restored", detail)
                 continue
             self.session.add(CampaignGang(campaign_id=row.id, roster_id=found[0].id))
+            self.joined.append((row, found[0]))
 
 
 def restore_carnet(

@@ -55,6 +55,7 @@ class RestoreState:
     codes: dict[str, str] = field(default_factory=dict)  # book versions: old code -> new
     rosters: dict[int, tuple[Roster, BaseModel]] = field(default_factory=dict)
     campaigns: dict[int, Campaign] = field(default_factory=dict)
+    joined: list[tuple[Campaign, Roster]] = field(default_factory=list)  # gang places
 
     def skip(self, path: str, code: str, detail: str) -> None:
         self.done.skipped.append(Skipped(path, code, detail))

@@ -4,11 +4,11 @@ writers on one version exactly one wins (the other's transaction changes nothing
 
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -25,10 +25,16 @@ from app.store.models import (
     utcnow,
 )
 from app.store.rosters import Frozen, hash_token, new_share_code, new_token
+from app.store.tallies import touch
 
 
 class Lost(Exception):
     """Another writer got in first: nothing of this write is stored."""
+
+
+# What a write of a campaign's lines keeps of them besides the lines, in its transaction
+# (app/campaigns/tallies.py `retally`): called with the session, the campaign's row taken.
+Tally = Callable[[Session], None]
 
 
 # The gangs one campaign holds at most (a join past it is refused: CampaignFull).
@@ -81,13 +87,23 @@ def bump(*, session: Session, campaign_id: str) -> None:
     )
 
 
-def join_capped(*, session: Session, campaign_id: str, roster_id: str, cap: int) -> None:
+def taken(session: Session, campaign_id: str, roster_ids: list[str | None]) -> None:
+    """A write of the campaign's lines takes its row first (`bump`), then raises the page
+    counters of the gangs the line names (app/store/tallies.py `touch`)."""
+    bump(session=session, campaign_id=campaign_id)
+    touch(session=session, campaign_id=campaign_id, roster_ids=roster_ids)
+
+
+def join_capped(
+    *, session: Session, campaign_id: str, roster_id: str, cap: int, tally: Tally | None = None
+) -> None:
     """The roster joins unless the campaign holds `cap` gangs (Full; nothing stored);
     idempotent for a gang that joined already. One transaction that first writes the
     campaign's row (its version: `bump`): a concurrent join waits for it on both databases
     (PostgreSQL's row lock, SQLite's write lock), so it counts the gangs this one added and
     the cap holds under any number of concurrent joins (the count-then-insert it replaces
-    let 20 concurrent joins take a 64-gang campaign to 68)."""
+    let 20 concurrent joins take a 64-gang campaign to 68). `tally`: what the gang's lines
+    of the campaign count, when it had some (a gang deleted, back without its place)."""
     session.commit()  # what this session read before is no snapshot of this write
     try:
         bump(session=session, campaign_id=campaign_id)
@@ -95,6 +111,8 @@ def join_capped(*, session: Session, campaign_id: str, roster_id: str, cap: int)
             if count_gangs(session=session, campaign_id=campaign_id) >= cap:
                 raise Full(campaign_id)
             session.add(CampaignGang(campaign_id=campaign_id, roster_id=roster_id))
+            if tally is not None:
+                tally(session)
         session.commit()
     except BaseException:
         session.rollback()
@@ -195,25 +213,6 @@ def names(*, session: Session, roster_ids: Iterable[str]) -> dict[str, str]:
     return {roster_id: name for roster_id, name in session.exec(query).all()}
 
 
-def opponents(*, session: Session, roster_id: str) -> list[tuple[Campaign, list[tuple[str, str]]]]:
-    """The campaigns a roster joined (at most 50) and, for each, the other gangs' ids and
-    names (the form's opponent list): two queries, no document read."""
-    campaigns = campaigns_of(session=session, roster_id=roster_id)
-    if not campaigns:
-        return []
-    query = (
-        select(CampaignGang.campaign_id, Roster.id, Roster.name)
-        .join(Roster, col(Roster.id) == col(CampaignGang.roster_id))
-        .where(col(CampaignGang.campaign_id).in_([c.id for c in campaigns]))
-        .where(CampaignGang.roster_id != roster_id)
-        .order_by(col(CampaignGang.joined_at), col(Roster.id))
-    )
-    by: dict[str, list[tuple[str, str]]] = {c.id: [] for c in campaigns}
-    for campaign_id, gang_id, name in session.exec(query).all():
-        by[campaign_id].append((gang_id, name))
-    return [(c, by[c.id]) for c in campaigns]
-
-
 def line_by_share(*, session: Session, roster_id: str, code: str) -> Battle | None:
     """The roster's line whose share is `code` (each line pins one share of its recorder)."""
     query = select(Battle).where(Battle.roster_id == roster_id, Battle.share_code == code)
@@ -235,46 +234,35 @@ def lines_by_id(*, session: Session, ids: Iterable[int]) -> dict[int, Battle]:
     return {row.id or 0: row for row in session.exec(query).all()}
 
 
-def unconfirmed_against(
-    *, session: Session, recorder: str, opponent: str, campaign_id: str
-) -> list[Battle]:
-    """`recorder`'s lines of the campaign naming `opponent` that the opponent neither
-    confirmed nor disputed and the organiser did not void, oldest first (at most 1,000:
-    a ledger's own bound)."""
-    query = (
-        select(Battle)
-        .where(
-            Battle.roster_id == recorder,
-            Battle.opponent_roster_id == opponent,
-            Battle.campaign_id == campaign_id,
-            col(Battle.corrects).is_(None),
-            col(Battle.voided_at).is_(None),
-            or_(col(Battle.verdict).is_(None), col(Battle.verdict) == "pending"),
-        )
-        .order_by(col(Battle.number))
-        .limit(1000)
-    )
-    return list(session.exec(query).all())
+def set_verdict(
+    *, session: Session, line: Battle, verdict: str, tally: Tally | None = None
+) -> None:
+    """The named gang's verdict on a line (which names a campaign: its version goes up, and
+    the pages of the two gangs it names change; `tally` then counts its recorder's lines
+    again)."""
+    _changed(session, line, tally, verdict=verdict)
 
 
-def set_verdict(*, session: Session, line: Battle, verdict: str) -> None:
-    """The named gang's verdict on a line (which names a campaign: its version goes up)."""
-    if line.campaign_id is not None:
-        bump(session=session, campaign_id=line.campaign_id)
-    line.verdict = verdict
-    session.add(line)
-    session.commit()
-
-
-def void(*, session: Session, line: Battle, voided: bool = True) -> None:
+def void(
+    *, session: Session, line: Battle, voided: bool = True, tally: Tally | None = None
+) -> None:
     """Voids a line (`voided` False: it counts again). Idempotent: a line voided once keeps
     its first date (and its campaign's version)."""
     if (line.voided_at is None) == voided:
-        if line.campaign_id is not None:
-            bump(session=session, campaign_id=line.campaign_id)
-        line.voided_at = utcnow() if voided else None
-        session.add(line)
-        session.commit()
+        _changed(session, line, tally, voided_at=utcnow() if voided else None)
+
+
+def _changed(session: Session, line: Battle, tally: Tally | None, **values: Any) -> None:
+    """`line` changed as `values` say, in one transaction that takes its campaign's row
+    first (`bump`), then raises the counters of the gangs it names and runs `tally`."""
+    if line.campaign_id is not None:
+        taken(session, line.campaign_id, [line.roster_id, line.opponent_roster_id])
+    for name, value in values.items():
+        setattr(line, name, value)
+    session.add(line)
+    if line.campaign_id is not None and tally is not None:
+        tally(session)
+    session.commit()
 
 
 def new_join_code(*, session: Session, campaign: Campaign, expected_hash: str) -> str | None:
@@ -290,27 +278,6 @@ def new_join_code(*, session: Session, campaign: Campaign, expected_hash: str) -
     session.commit()
     session.refresh(campaign)
     return join if rows_changed(swapped) == 1 else None
-
-
-def recent_lines(
-    *, session: Session, campaign_id: str, offset: int, limit: int
-) -> tuple[list[Mirrored], int]:
-    """A page of the campaign's battles, newest first (corrections and lines recording a
-    battle again left out), and how many there are: two queries."""
-    where = (
-        Battle.campaign_id == campaign_id,
-        col(Battle.corrects).is_(None),
-        col(Battle.confirms_id).is_(None),
-    )
-    query = (
-        select(*_MIRRORED)
-        .where(*where)
-        .order_by(col(Battle.created_at).desc(), col(Battle.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
-    total = session.exec(select(func.count()).select_from(Battle).where(*where)).one()
-    return [Mirrored(*row) for row in session.exec(query).all()], int(total)
 
 
 def token_matches(campaign: Campaign, token: str) -> bool:
@@ -332,12 +299,60 @@ def record(
     share: Frozen,
     confirms: Battle | None = None,
     history: Kept | None = None,
+    tally: Tally | None = None,
 ) -> tuple[Battle, Share]:
     """One transaction: the roster's version swapped, the share of the state after it and
-    the battle line inserted, the new version kept (`history`). Lost when the version moved
-    on or the number was taken."""
+    the battle line inserted, the new version kept (`history`), and for a line of a
+    campaign, the pages of the gangs it names changed and its recorder's lines counted
+    again (`tally`, the line written). Lost when the version moved on or the number was
+    taken."""
     code = new_share_code(session=session)
     stamp = utcnow()
+    if not _swapped(session, roster, expected_version, document, card, stamp):
+        session.rollback()
+        raise Lost
+    campaign_id = battle.get("campaign_id")
+    if campaign_id is not None:
+        # A new line shows on no page yet (a gang's page shows its lines up to its share);
+        # the line it records again does: confirmed now.
+        taken(session, campaign_id, [confirms.roster_id if confirms is not None else None])
+    if history is not None:
+        keep(
+            session=session,
+            roster_id=roster.id,
+            version=expected_version + 1,
+            kept=history,
+            stamp=stamp,
+        )
+    stored_share = Share(code=code, roster_id=roster.id, **share._asdict())
+    line = Battle(roster_id=roster.id, share_code=code, **battle)
+    session.add_all([stored_share, line])
+    if confirms is not None:
+        # The other gang's line of the same battle: confirmed by this one, in the same
+        # transaction (both or neither).
+        confirms.verdict = "confirmed"
+        session.add(confirms)
+    try:
+        if campaign_id is not None and tally is not None:
+            tally(session)
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Lost from None
+    session.refresh(line)
+    session.refresh(roster)
+    return line, stored_share
+
+
+def _swapped(
+    session: Session,
+    roster: Roster,
+    expected_version: int,
+    document: dict[str, Any],
+    card: dict[str, Any],
+    stamp: datetime,
+) -> bool:
+    """The roster's version swapped from `expected_version`, its document written."""
     swapped = session.execute(
         update(Roster)
         .where(col(Roster.id) == roster.id, col(Roster.version) == expected_version)
@@ -349,36 +364,7 @@ def record(
             updated_at=stamp,
         )
     )
-    if rows_changed(swapped) != 1:
-        session.rollback()
-        raise Lost
-    if battle.get("campaign_id") is not None:
-        bump(session=session, campaign_id=battle["campaign_id"])
-    if history is not None:
-        keep(
-            session=session,
-            roster_id=roster.id,
-            version=expected_version + 1,
-            kept=history,
-            stamp=stamp,
-        )
-    stored_share = Share(code=code, roster_id=roster.id, **share._asdict())
-    line = Battle(roster_id=roster.id, share_code=code, **battle)
-    session.add(stored_share)
-    session.add(line)
-    if confirms is not None:
-        # The other gang's line of the same battle: confirmed by this one, in the same
-        # transaction (both or neither).
-        confirms.verdict = "confirmed"
-        session.add(confirms)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Lost from None
-    session.refresh(line)
-    session.refresh(roster)
-    return line, stored_share
+    return rows_changed(swapped) == 1
 
 
 def listing(*, session: Session, carnet_id: str) -> list[dict[str, str]]:

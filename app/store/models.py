@@ -261,6 +261,41 @@ class CampaignGang(SQLModel, table=True):
         )
     )
     joined_at: datetime = stamped()
+    # Counts the changes of what this gang's public page shows that its own version does not
+    # (revision 0013): a line naming it recorded, confirmed, disputed, voided or brought back.
+    # With its campaigns' gangs' names it names a version of that page (app/campaigns/views.py):
+    # a battle changes the pages of the two gangs it names, not every page of the campaign.
+    version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
+
+
+class CampaignTally(SQLModel, table=True):
+    """What one gang's lines of a campaign count in its standings (revision 0013), kept by
+    every write of those lines in its own transaction (app/campaigns/tallies.py): for the gang
+    itself (`subject_id` = `recorder_id`: its results, points, the XP its lines gave, its
+    fighters lost) and for each gang they name (the opposite results). The standings add the
+    rows of the campaign's gangs: a few rows a gang, whatever the number of battles (issue 29).
+    `lost_version`: the gang's version its fighters lost were counted against, when they
+    depend on its list (a dead fighter's figures); null when they do not."""
+
+    __tablename__ = "campaign_tally"
+
+    campaign_id: str = Field(
+        sa_column=Column(
+            String(32), ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    recorder_id: str = Field(
+        sa_column=Column(String(32), ForeignKey("roster.id", ondelete="CASCADE"), primary_key=True)
+    )
+    subject_id: str = Field(sa_column=Column(String(32), primary_key=True))
+    battles: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: int = 0
+    xp: int = 0
+    fighters_lost: int = 0
+    lost_version: int | None = None
 
 
 class CarnetCampaign(SQLModel, table=True):

@@ -13,6 +13,7 @@ its row (its published versions never leave), a book's unit as the unit and its 
 """
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -34,6 +35,7 @@ from app.store.models import (
     DeletedItem,
     Roster,
 )
+from app.store.tallies import touch_campaigns
 
 TRASH_DAYS = 30
 FORMAT = 1  # of `rows`: bumped if what is kept changes, so older rows are read as written
@@ -84,6 +86,8 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
         "gangs": [_row(gang) for gang in gangs],
         "battles": [_row(battle) for battle in battles],
     }
+    # Its lines leave its opponents' pages (its tallies go with its row: a cascade).
+    touch_campaigns(session=session, campaign_ids=[gang.campaign_id for gang in gangs])
     _move(session, roster, ROSTER, carnet_id, rows)
 
 
@@ -134,8 +138,15 @@ class Restored:
     battles: int
 
 
-def restore(*, session: Session, item: DeletedItem, carnet_id: str) -> Restored:
-    """Puts a list of this carnet's trash back, whole."""
+def restore(
+    *,
+    session: Session,
+    item: DeletedItem,
+    carnet_id: str,
+    also: Callable[[Session, Roster], None] | None = None,
+) -> Restored:
+    """Puts a list of this carnet's trash back, whole; `also(session, roster)` then, in the
+    same transaction (what features keep of it: app/hooks.py `restored`)."""
     rows = item.rows
     roster = Roster.model_validate(rows["roster"])
     session.add(roster)
@@ -159,6 +170,10 @@ def restore(*, session: Session, item: DeletedItem, carnet_id: str) -> Restored:
     session.flush()
     for line in rows["battles"]:
         _put_back(session, Battle.model_validate(line))
+    # Its lines are on its opponents' pages again.
+    touch_campaigns(session=session, campaign_ids=open_)
+    if also is not None:
+        also(session, roster)
     session.delete(item)
     session.commit()
     return Restored(roster=roster, battles=len(rows["battles"]))

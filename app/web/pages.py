@@ -80,6 +80,8 @@ def routers(
         shares.router,
         [editor.router, counts.router, book_panels.router, list_links.router],
         [
+            # A club's public pages (standings, gang pages) first: forum visitors read them.
+            campaigns.router,
             router,
             play.router,
             history_pages.router,
@@ -92,6 +94,5 @@ def routers(
             books.router,
             book_pages.router,
             book_edits.router,
-            campaigns.router,
         ],
     )

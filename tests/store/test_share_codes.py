@@ -56,3 +56,28 @@ def test_five_taken_draws_are_an_error(session: Session, drawn: list[str]) -> No
     with pytest.raises(RuntimeError, match="could not find a free Share code"):
         share(session)
     assert drawn == []
+
+
+def test_a_batch_of_shares_draws_again_when_one_code_is_taken(
+    session: Session, drawn: list[str]
+) -> None:
+    """create_shares (a batch: a seeding's) draws every code again when one is taken, or
+    when a removed share had it, and stores each row's fields under its code."""
+    drawn.append("taken234")
+    share(session)
+    session.add(rosters.ShareGone(code="gone2345"))
+    session.commit()
+    rows = [
+        (None, rosters.Frozen("dcsystem", "1", {"roster": {"name": f"L{n}"}}, f"e{n}"))
+        for n in range(3)
+    ]
+    drawn.extend(["fresh234", "taken234", "fresh235"])  # one taken: all again
+    drawn.extend(["fresh236", "gone2345", "fresh237"])  # one removed: all again
+    drawn.extend(["fresh238", "fresh239", "fresh23a"])
+    made = rosters.create_shares(session=session, rows=rows)
+    session.commit()
+    assert [m.code for m in made] == ["fresh238", "fresh239", "fresh23a"]
+    assert drawn == []
+    stored = rosters.get_share(session=session, code="fresh239")
+    assert stored is not None and stored.etag == "e1"
+    assert stored.snapshot["roster"] == {"name": "L1"}

@@ -3,11 +3,16 @@ never stored nor revalidated, and a page number is bounded where it enters (422,
 French). docs/campaigns.md « Views remembered per version »."""
 
 import re
+from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
+from app.store import tallies
 from tests.api.test_campaigns import campaign_of, orlocks, stored
-from tests.campaigns.test_campaign_views import Club
+from tests.api.test_carnet_file import exported, rich_carnet
+from tests.api.test_carnets import key, make_carnet
+from tests.campaigns.test_campaign_views import Club, club, forget, reference, table_of
 from tests.campaigns.test_ledger_work import auth
 from tests.web.test_campaign_pages import open_in_browser
 
@@ -62,3 +67,44 @@ def test_a_gang_deleted_then_brought_back_changes_what_others_show(
             assert response.status_code == 200, (step, url)
             seen[url] = response.headers["etag"]
         assert ("Bravo" in stranger.get(views[1]).text) == step.endswith("restaurer")
+
+
+def test_the_kept_standings_follow_a_gang_deleted_brought_back_and_a_carnet_restored(
+    browser: TestClient, session: Session
+) -> None:
+    """The standings the writes keep (app/campaigns/tallies.py) are those every ledger gives
+    after a gang is deleted and brought back from the trash (its tallies go with it and are
+    counted again), and in a campaign a carnet file brings in, in a new process each time."""
+    made = club(browser, 3)
+    alpha, bravo, _charlie = made.gangs
+    open_in_browser(browser, bravo)
+    campaign = made.campaign["id"]
+
+    def same() -> list[tuple[Any, ...]]:
+        forget(browser)
+        session.expire_all()
+        table = table_of(browser, campaign)
+        assert table == reference(session, campaign)
+        return table
+
+    before = same()
+    assert (
+        browser.post(f"/listes/{bravo['id']}/supprimer", data={"confirm": "oui"}).status_code == 303
+    )
+    without = same()
+    assert [row[0] for row in without] == [alpha["id"], made.gangs[2]["id"]]
+    assert browser.post(f"/listes/{bravo['id']}/restaurer").status_code == 303
+    assert same() == before
+    assert tallies.kept(session=session, campaign_id=campaign)[bravo["id"]].battles == before[1][1]
+
+    first, _names = rich_carnet(browser)
+    carnet = make_carnet(browser)
+    came = browser.post(
+        f"/api/v1/carnets/{carnet['id']}/import", json=exported(browser, first), headers=key(carnet)
+    )
+    assert came.status_code == 200, came.text
+    campaign = came.json()["campaigns"][0]["id"]
+    restored = same()
+    # Alpha: one win (its second line voided); Bravo: the same battle, a loss, and its dead.
+    assert [row[1:5] for row in restored] == [(1, 1, 0, 0), (1, 0, 0, 1)]
+    assert restored[1][7] == 1

@@ -3,7 +3,7 @@ other gangs recorded against it), its public page by a share link, and the « Ra
 bataille » BBCode of one line."""
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -21,7 +21,8 @@ from app.roster_service import NoSuchRoster, Refusal, StaleVersion, check
 from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store import rosters as roster_store
-from app.store.models import Battle, Roster, Share, as_utc
+from app.store.campaign_reads import OwnLine, SharedGang
+from app.store.models import Roster, Share, as_utc
 from app.systems.base import AnySystem
 from app.urls import public_base
 from app.web.campaigns.battle_form import (
@@ -57,8 +58,8 @@ def same_fighter(line_fighter: dict[str, Any], entry: dict[str, Any], index: int
 
 
 def as_shared(
-    system: AnySystem, rows: Sequence[Battle], share: Share
-) -> tuple[BaseModel, dict[str, Any], list[Battle], Any]:
+    system: AnySystem, rows: Sequence[OwnLine], share: Share
+) -> tuple[BaseModel, dict[str, Any], list[OwnLine], Any]:
     """The gang as `share` froze it: its document (parsed, and as stored), the ledger's
     lines up to it, and the time other gangs' lines are read until."""
     as_stored = share.snapshot["roster"]
@@ -72,7 +73,7 @@ def as_shared(
     return document, as_stored, kept, max([until, *(as_utc(row.created_at) for row in kept)])
 
 
-def histories(rows: Sequence[Battle], entries: Sequence[dict[str, Any]]) -> list[list[Any]]:
+def histories(rows: Sequence[OwnLine], entries: Sequence[dict[str, Any]]) -> list[list[Any]]:
     """Each entry's own line in the ledger `rows`, in order: (battle, what happened) for
     each line naming it (by its stable id, or by its index for a line stored without one).
     One pass over the lines, whatever the number of fighters."""
@@ -96,7 +97,7 @@ def fighters_of(
     system: AnySystem,
     document: BaseModel,
     states: Sequence[str],
-    rows: Sequence[Battle],
+    rows: Sequence[OwnLine],
 ) -> list[dict[str, Any]]:
     """Each fighter's numbers, state and own line (XP over time, changes with causes) in
     the gang's own ledger `rows`."""
@@ -149,30 +150,32 @@ def traits_context(system: AnySystem) -> dict[str, Any]:
 
 def gang_context(
     service: CampaignService,
-    roster: Roster,
+    roster: Roster | SharedGang,
     *,
     owner: bool = True,
     page: int = 1,
     share: Share | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The gang as its pages show it: each fighter's numbers, state and history, and a page
     of PAGE_LINES ledger lines, newest first. Its own ledger is read once; past it, what is
     read is bounded by the page (app/campaigns/reading.py `ledger_page`); the opponents'
     list only for the owner's form. With `share`: the gang as that share froze it, as
-    /s/{code} shows."""
-    system = service.rosters.system(roster)
-    rows = service.lines(roster)
+    /s/{code} shows. `names`: the names of gangs it may show, when the caller read them."""
+    system = service.systems[roster.system]
+    rows: Sequence[OwnLine] = campaign_reads.own_lines(session=service.session, roster_id=roster.id)
     until = None
     if share is None:
+        assert isinstance(roster, Roster)  # the owner's page: the list as it is
         document, as_stored = service.rosters.document(roster), roster.document
     else:
         document, as_stored, rows, until = as_shared(system, rows, share)
-    states = service.states(roster, rows, as_stored)
+    states = fighters_of_ledger.fighter_states(rows, as_stored)
     active = check(system, fighters_of_ledger.without_gone(document, states))[0]
     asked = reading.Page(page, PAGE_LINES)
-    lines, count = reading.ledger_page(service.session, roster, rows, until, asked)
+    lines, count = reading.ledger_page(service.session, roster, rows, until, asked, names)
     opponents = (
-        campaign_store.opponents(session=service.session, roster_id=roster.id) if owner else []
+        campaign_reads.opponents(session=service.session, roster_id=roster.id) if owner else []
     )
     return {
         "campaigns": [
@@ -317,10 +320,11 @@ def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Resp
     page = page_number(request)
     if page is None:
         return html_error(request, 422, BAD_PAGE)
-    found = campaign_reads.shared_gang(session=campaigns.session, code=code[:16])
-    if found is None or found.system not in campaigns.systems:
+    page_of = campaign_reads.gang_page(session=campaigns.session, code=code[:16])
+    if page_of is None or page_of.roster.system not in campaigns.systems:
         return missing_gang(request, campaigns, code)
-    version = views.gang_page_version(campaigns.session, found.id, code[:16])
+    found = page_of.roster
+    version = views.gang_page_version(page_of, code[:16])
     catalogue = campaigns.systems[found.system].catalogue_version
     etag = f"{version}-{build()}-{catalogue}-{page}"
     headers = versioned_headers(request, etag)
@@ -334,7 +338,9 @@ def public_gang(code: str, request: Request, campaigns: PublicCampaigns) -> Resp
     try:
         if shared is None:
             raise NoSuchRoster(found.id)  # removed since (caserne prune)
-        context = gang_context(campaigns, found, owner=False, page=page, share=shared)
+        context = gang_context(
+            campaigns, found, owner=False, page=page, share=shared, names=page_of.names()
+        )
     except Refusal:
         return missing_gang(request, campaigns, code)
     context.update(error="", form={}, flash="", owner=False, code=code)

@@ -18,6 +18,7 @@ from app.campaigns.service import CampaignFull, CampaignService, JoinRefused
 from app.http_cache import Entries, Memo, build, memory, not_modified, versioned_headers
 from app.refusals import page_text
 from app.roster_service import Refusal, WrongSystem
+from app.store import campaign_reads
 from app.store import campaigns as campaign_store
 from app.store.models import Campaign
 from app.urls import public_base
@@ -98,7 +99,7 @@ def organiser_context(
     """The organiser's page adds the join link again, a new one on demand, and the
     campaign's battles (a page of PAGE_LINES) to void."""
     page = page_number(request) or 1
-    lines, total = campaign_store.recent_lines(
+    lines, total = campaign_reads.recent_lines(
         session=campaigns.session,
         campaign_id=campaign.id,
         offset=(page - 1) * PAGE_LINES,
