@@ -491,7 +491,10 @@ def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
     if len([k for k, _ in kept if k.endswith("-ref")]) != size:
         raise BenchError("the editor page does not show every entry")
     counts = [(k, v) for k, v in kept if k == "csrf" or re.fullmatch(r"entry-\d+-count", k)]
-    return EditorSeed(client, path, headers, urlencode(kept), urlencode(counts))
+    # static/caserne.js adds `shown` to a whole form's save while the page shows what the
+    # server drew (app/web/editor_parts.py): the answer may then keep the page's rows.
+    whole = [*kept, ("shown", "1")]
+    return EditorSeed(client, path, headers, urlencode(whole), urlencode(counts))
 
 
 def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:

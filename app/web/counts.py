@@ -4,6 +4,7 @@ moved, the totals and what follows them, out of band. The same save as the whole
 otherwise: what cannot be taken here goes back to it (`WHOLE_FORM`)."""
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -154,17 +155,25 @@ def counts_saved(roster: Roster, request: Request, form: FormData, session: Sess
 
 
 def changed_answer(
-    request: Request, system: AnySystem, roster: Roster, parsed: BaseModel, old: Rows
+    request: Request,
+    system: AnySystem,
+    roster: Roster,
+    parsed: BaseModel,
+    old: Rows,
+    *,
+    whole: bool = False,
+    also: Collection[int] = (),
 ) -> Response:
-    """The rows that moved, the totals and what follows them (the whole editor when the
-    rows or the extras are not those shown)."""
+    """The rows that moved (and those in `also`), the totals and what follows them (the
+    whole editor when the rows or the extras are not those shown). `whole`: a whole form's
+    save (app/web/editor_parts.py), whose answer carries the list's title and head too."""
     new = roster.document
     result, summary = check(system, parsed)
     entries = new.get("entries", [])
     lines = lines_per_entry(len(entries), summary)
     if len(summary.extras) != old[3] or len(old[0]) != len(entries):
         return editor(request, roster, new, parsed=parsed)
-    rows = changed_rows(old[:3], (entries, result, lines))
+    rows = sorted(set(changed_rows(old[:3], (entries, result, lines))).union(also))
     shown_of(request).remember(roster, result, lines, len(summary.extras))
     forms = pages_of(request)[system.id]
     context = {
@@ -189,6 +198,7 @@ def changed_answer(
         "base_version": roster.version,
         "shared": share_state(request, roster_session(roster), roster),
         "pages": forms,
+        "whole": whole,
         **forms.context(),
     }
     answer = render(request, "roster/editor_counts.html", context)

@@ -17,6 +17,7 @@ from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.web.deps import EditableRoster, FormDep
 from app.web.editor_form import UNDO_DEPTH, Refused, document_from_form, undo_stack
+from app.web.editor_parts import kept_rows_answer, shown_rows, wants_kept_rows
 from app.web.editor_view import NOT_SAVED, differences, editor, not_saved, refused_text
 from app.web.forms import count_bounds, field_errors, int_or_raw, repaired
 from app.web.system_pages import pages_of
@@ -100,6 +101,11 @@ def stored_save(
     expected = int_or_raw(form.get("version"))
     if form.get("action") == "overwrite":  # « Enregistrer ma version par-dessus »
         expected = int_or_raw(form.get("overwrite-version"))
+    # The rows the page shows, when it says it shows those drawn for the version it is
+    # based on and the save may keep them (app/web/editor_parts.py).
+    shown = None
+    if wants_kept_rows(request, form) and expected == roster.version:
+        shown = shown_rows(request, system, roster)
     try:
         # A version that is no stored version (text, 2**63...) is simply stale.
         known = isinstance(expected, int) and 0 < expected < 2**31
@@ -126,6 +132,10 @@ def stored_save(
         kept = hooks.counted(roster_session(roster), roster, parsed)
         shared, _created = rosters.share(roster, kept)
         return redirect(request, f"/s/{shared.code}")
+    if shown is not None:
+        answer = kept_rows_answer(request, form, shown, roster, parsed)
+        if answer is not None:
+            return answer
     message = saved_message(system, form, stored, removed, adding)
     return editor(request, roster, stored, parsed=parsed, add=add, message=message)
 
