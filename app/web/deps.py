@@ -30,8 +30,11 @@ from app.security.cookies import (
 from app.security.headers import keep_private
 from app.store import carnets as carnet_store
 from app.store.models import Carnet, Roster
+from app.web.form_body import posted_form
 
 STATE = "caserne_browser"
+# The list this request found never shared (`editable_at_once`): `editor_view.share_state`.
+UNSHARED = "caserne_unshared"
 COOKIES_STATE = "caserne_set_cookies"
 CLEAR_STATE = "caserne_clear_site_data"
 # Said with the removal of a carnet cookie that no longer opens anything: the browser (and
@@ -181,7 +184,9 @@ def editable_at_once(request: Request, session: Session, roster_id: str) -> Rost
     )
     if row is None:
         return None
-    roster, carnet, held = row
+    roster, carnet, held, shared = row
+    if not shared:
+        state[UNSHARED] = roster.id  # its editor says nothing of shares, without a query
     if roster.system not in request.app.state.systems:
         raise NoSuchRoster(roster_id)
     if carnet is None or not carnet_store.key_matches(carnet, parsed[1]):
@@ -254,7 +259,7 @@ class CarnetCookies:
 
 async def read_form(request: Request) -> FormData:
     """The posted form, read on the event loop (I/O); the endpoint itself is a plain `def`."""
-    return await request.form()
+    return await posted_form(request)
 
 
 FormDep = Annotated[FormData, Depends(read_form)]
