@@ -70,11 +70,13 @@ def changed_rows(
     Infinity group's label counts its figures, and one count change would otherwise redraw
     every row of the group."""
     (entries, result, lines), (new_entries, new_result, new_lines) = before, after
+    old_results, new_results = result.entries, new_result.entries
     return [
         i
         for i in range(len(new_entries))
         if entries[i] != new_entries[i]
-        or result.entries[i] != new_result.entries[i]
+        # The engines' memory answers an unchanged entry with the same result object.
+        or (old_results[i] is not new_results[i] and old_results[i] != new_results[i])
         or (lines[i] != new_lines[i] and drawn(lines[i]) != drawn(new_lines[i]))
     ]
 
