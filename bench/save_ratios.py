@@ -7,15 +7,14 @@ and HTMX headers, `seed_editor()`). Each round times, by the process's CPU clock
 (`time.process_time`: the client's and the server's threads together, steadier than wall
 time on a busy machine):
 
-- `healthz`: `GET /healthz`, 10 calls for each save of either kind;
+- `healthz`: `GET /healthz`, HEALTHZ_PER_SAVE calls before each save of either kind;
 - `counts`: a count change as static/caserne.js sends it (the counts, the CSRF field and the
   version to `/r/{id}/nombres`), `saves` times on row 0 (1 <-> 2), each based on the
   version the last answer carried;
 - `editor`: the whole form to `/r/{id}` (any change but a count's), the same way;
 
-in SLICES turns (30 /healthz, 3 count saves, 3 whole-form saves, again), so that a change
-of the machine's speed hits all three, and divides each save's CPU by `/healthz`'s in that
-round. The figures are the medians
+in turns (10 /healthz, a count save, a whole-form save, again), and divides each save's
+median CPU by `/healthz`'s in that round. The figures are the medians
 over the rounds and their spread. These are the ratios issue 29 was filed with (« a count
 save 4.5×, a whole-form editor save of 50 entries 12.2× »): `/healthz` costs about 1.4 ms
 this way, most of it the client's and the TestClient's own work, which every save pays too.
@@ -42,7 +41,6 @@ from pathlib import Path
 # Issue 29: a save takes at most this many times one GET /healthz's CPU, in the same run.
 SAVE_TARGETS: dict[str, float] = {"counts": 4.0, "editor": 6.0}
 HEALTHZ_PER_SAVE = 10
-SLICES = 10
 VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
@@ -151,15 +149,15 @@ def measure(rounds: int, saves: int) -> list[SaveRound]:
 
 
 def one_round(client: object, counts: Saves, editor: Saves, saves: int) -> SaveRound:
-    """`saves` saves of each kind and 10 times as many /healthz, in SLICES turns."""
-    per = max(1, saves // SLICES)
-    spent = [0.0, 0.0, 0.0]
-    for _ in range(max(1, saves // per)):
-        spent[0] += healthz_ms(client, per * HEALTHZ_PER_SAVE)
-        spent[1] += counts.cpu_ms(per)
-        spent[2] += editor.cpu_ms(per)
-    turns = max(1, saves // per)
-    return SaveRound(*(ms / turns for ms in spent))
+    """`saves` turns of HEALTHZ_PER_SAVE /healthz, a count save and a whole-form save: each
+    kind's median CPU over the turns (a turn's /healthz, the mean of its calls), so that a
+    change of the machine's speed hits all three alike and a stray slow call weighs nothing."""
+    spent: tuple[list[float], list[float], list[float]] = ([], [], [])
+    for _ in range(saves):
+        spent[0].append(healthz_ms(client, HEALTHZ_PER_SAVE))
+        spent[1].append(counts.cpu_ms(1))
+        spent[2].append(editor.cpu_ms(1))
+    return SaveRound(*(statistics.median(ms) for ms in spent))
 
 
 def figures(rounds: list[SaveRound]) -> list[SaveFigure]:

@@ -10,18 +10,16 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app import hooks
 from app.book_units import drawn_units
-from app.db import SessionDep
 from app.roster_service import Refusal, RosterService, StaleVersion, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.inputs import is_digits
 from app.systems.summary import SummaryLine
-from app.web.deps import FormDep, editable
+from app.web.deps import editable, plain_post
 from app.web.editor_form import entry_ref, lines_per_entry
 from app.web.editor_view import editor, not_saved, share_state, shown_of
 from app.web.forms import count_bounds
@@ -86,17 +84,10 @@ def drawn(lines: list[SummaryLine]) -> list[dict[str, Any]]:
     return [{k: v for k, v in vars(line).items() if k != "group"} for line in lines]
 
 
-@router.post("/r/{roster_id}/nombres")
-async def save_counts(
-    roster_id: str, request: Request, form: FormDep, session: SessionDep
-) -> Response:
+def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
     """A count change. All of its database and engine work runs in one trip to the thread
     pool (the editable list's lookup included, and the end of its reads, so that the
     session's closing has nothing left to do there): each trip costs a save CPU."""
-    return await run_in_threadpool(count_save, roster_id, request, form, session)
-
-
-def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
     try:
         return counts_saved(editable(request, session, roster_id), request, form, session)
     finally:
@@ -206,3 +197,8 @@ def changed_answer(
     answer = render(request, "roster/editor_counts.html", context)
     answer.headers["HX-Reswap"] = "none"
     return answer
+
+
+# A plain Starlette route, as the share page (app/web/deps.py `plain_post`): the count
+# change is the editor's most frequent request (issue 29).
+router.add_route("/r/{roster_id}/nombres", plain_post(count_save), methods=["POST"])

@@ -170,3 +170,39 @@ def test_a_list_that_recorded_no_battle_is_saved_and_drawn_without_its_ledger(
     assert page.status_code == 200 and "Sans registre 2" in page.text
     assert len(statements) >= 10
     assert [s for s in statements if "FROM battle" in s] == []
+
+
+def test_a_save_makes_one_trip_to_the_thread_pool(
+    browser: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The editor's two saves are plain routes (issue 29): the list's lookup, the save and
+    the answer in one trip to the thread pool, the session closed on the event loop."""
+    import anyio.to_thread
+
+    location = long_list(browser, browser.app.state.systems["dcsystem"])  # type: ignore[attr-defined]
+    pooled = anyio.to_thread.run_sync
+    trips: list[str] = []
+
+    async def counted(func: Any, *args: Any, **options: Any) -> Any:
+        trips.append(getattr(getattr(func, "func", func), "__name__", repr(func)))
+        return await pooled(func, *args, **options)
+
+    def posted(path: str, shown: bool = True, **values: str) -> Any:
+        fields = dict(form_fields(browser.get(location).text, "editor"))
+        fields.pop("action", None)
+        if path.endswith("/nombres"):
+            fields = {k: v for k, v in fields.items() if k.endswith("-count") or k == "version"}
+        elif shown:
+            fields["shown"] = "1"
+        trips.clear()
+        answer = browser.post(path, data={**fields, **values}, headers=HTMX)
+        assert answer.status_code == 200, answer.text[:300]
+        return answer
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    kept = posted(location, **{"entry-1-name": "Un voyage"})
+    assert kept.headers.get("HX-Reswap") == "none" and trips == ["save_form"]
+    whole = posted(location, shown=False, **{"entry-1-name": "Un autre"})
+    assert "HX-Reswap" not in whole.headers and trips == ["save_form"]
+    counts = posted(f"{location}/nombres", **{"entry-0-count": "7"})
+    assert counts.headers.get("HX-Reswap") == "none" and trips == ["count_save"]
