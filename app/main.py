@@ -152,7 +152,8 @@ def create_app(
     app.include_router(site.router)  # first, as before: they are tried first
     app.state.pages = pages.system_pages(systems, specs)
     share_router, editor_routers, page_routers = pages.routers(app.state.pages)
-    calculator, stored, request_bodies = api_routers(systems, specs)
+    (calculations, *calculator), stored, request_bodies = api_routers(systems, specs)
+    app.include_router(calculations)  # every calculator POST at once (not documented)
     # Hottest first: FastAPI tries routes in turn, 3-10 µs each (issues 19, 29). The share
     # page (every forum visitor), the editor's saves (not in the OpenAPI document), the
     # calculator API. No two routes match the same path and method (tests/web/test_routes.py).
