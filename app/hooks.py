@@ -53,10 +53,13 @@ def left_out(
     session: Session, roster: Roster, document: BaseModel | Mapping[str, Any]
 ) -> list[str | None]:
     """Each entry's reason to leave the totals, or None for those counted (the first
-    feature that names one says why)."""
+    feature that names one says why). A feature that says from a document as stored that
+    none of its entries can leave is not asked (its query spared)."""
     size = len(_entries(document))
     reasons: list[str | None] = [None] * size
     for hook in _totals:
+        if isinstance(document, Mapping) and not hook.may_leave(document):
+            continue
         for index, reason in enumerate(hook.left_out(session, roster, document)[:size]):
             reasons[index] = reasons[index] or reason
     return reasons

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
-from app.hooks import DocumentT, counted
+from app.hooks import DocumentT, counted, may_leave_out
 from app.roster_history import book_version, changes, points_of
 from app.store import carnets as carnet_store
 from app.store import rosters as store
@@ -307,7 +307,10 @@ class RosterService:
             raise WrongSystem(roster.system)
         text = stored_json(stored, "roster", ROSTER_MAX_BYTES)
         if counted_as is None:
-            counted_as = counted(self.session, roster, document)
+            # A list none of whose entries may leave its totals (hooks: no fighter of a gang)
+            # counts whole, without asking the features (a query each, issue 29).
+            leaving = may_leave_out(stored)
+            counted_as = counted(self.session, roster, document) if leaving else document
         # What leaves every total (a gang's dead) leaves the library's totals too.
         made = card(self.system(roster), counted_as)
         try:

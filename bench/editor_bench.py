@@ -126,8 +126,9 @@ def saves(
     (history_bench.py ages the list's versions)."""
     version = dict(fields)["version"]
     kept = [(k, v) for k, v in fields if k not in ("version", "entry-0-count")]
-    if WHOLE_FORM:
+    if WHOLE_FORM:  # as static/caserne.js sends it while the page shows what was drawn
         target = path
+        kept = [(k, v) for k, v in kept if k != "shown"] + [("shown", "1")]
     else:  # what static/caserne.js sends for a count change: the counts and the version
         target = f"{path}/nombres"
         kept = [(k, v) for k, v in kept if k == "csrf" or COUNT_FIELD.fullmatch(k)]

@@ -41,15 +41,17 @@ WRK = "wrk"
 TRIVIAL = "trivial"
 HOSTILE_PATH = "/healthz?" + "%26" * 5_300
 # Minimum ratio of a scenario's req/s to the trivial endpoint's, in the same run.
-# `validate` sends a new body each request (issue 19's target); `validate_cached` repeats one
-# body, which the answer memory serves (same body, same bytes).
+# `validate_cached` repeats one body, which the answer memory serves (same body, same bytes).
 TARGETS: dict[str, float] = {
     "cost": 0.6,
-    "validate": 0.5,
     "validate_cached": 0.4,
     "share": 0.7,
     "share_304": 0.9,
 }
+# Issue 29: `validate`, a new body each request, at least this fraction of trivial's req/s
+# (issue 19 asked 0.5). Its two save targets are save_ratios.py's (in one process).
+VALIDATE_TARGET = 0.4
+SAVE_SCENARIOS = ("counts", "editor")
 
 COST_BODY: dict[str, Any] = {
     "level": 3,
@@ -489,7 +491,10 @@ def seed_editor(client: httpx.Client, size: int = 50) -> EditorSeed:
     if len([k for k, _ in kept if k.endswith("-ref")]) != size:
         raise BenchError("the editor page does not show every entry")
     counts = [(k, v) for k, v in kept if k == "csrf" or re.fullmatch(r"entry-\d+-count", k)]
-    return EditorSeed(client, path, headers, urlencode(kept), urlencode(counts))
+    # static/caserne.js adds `shown` to a whole form's save while the page shows what the
+    # server drew (app/web/editor_parts.py): the answer may then keep the page's rows.
+    whole = [*kept, ("shown", "1")]
+    return EditorSeed(client, path, headers, urlencode(whole), urlencode(counts))
 
 
 def scenarios(code: str, etag: str, editor: EditorSeed) -> list[Scenario]:
@@ -680,6 +685,64 @@ def summarize(rounds: list[list[Result]]) -> list[Summary]:
 # --- report ----------------------------------------------------------------------------------
 
 
+def issue29_rows(results: list[Summary], saves: list[Any]) -> list[dict[str, Any]]:
+    """Issue 29's three figures: each save's CPU in /healthz's, in one process
+    (save_ratios.py), and validate's req/s ratio to trivial's."""
+    rows: list[dict[str, Any]] = [
+        {
+            "scenario": figure.kind,
+            "measure": "save CPU / GET /healthz CPU, in one process",
+            "max": figure.target,
+            "value": round(figure.ratio, 2),
+            "spread": [round(figure.ratio_min, 2), round(figure.ratio_max, 2)],
+            "ms": round(figure.ms, 2),
+            "healthz_ms": round(figure.healthz_ms, 2),
+            "met": figure.met,
+        }
+        for figure in saves
+    ]
+    found = next((r for r in results if r.scenario == "validate"), None)
+    trivial = next(r for r in results if r.scenario == TRIVIAL)
+    if found is not None:
+        rows.append(
+            {
+                "scenario": "validate",
+                "measure": "req/s / trivial's req/s, same round",
+                "min": VALIDATE_TARGET,
+                "value": round(found.ratio, 3),
+                "spread": [round(found.ratio_min, 3), round(found.ratio_max, 3)],
+                # The same comparison by server CPU (trivial's cpu ms/req over validate's):
+                # steadier when other work shares the cores; not the target's measure.
+                "cpu_ratio": round(trivial.cpu_ms / found.cpu_ms, 3)
+                if trivial.cpu_ms and found.cpu_ms
+                else None,
+                "met": found.ratio >= VALIDATE_TARGET,
+            }
+        )
+    return rows
+
+
+def print_issue29(rows: list[dict[str, Any]]) -> None:
+    if rows:
+        print("\nIssue 29 (medians, min-max):")
+    for row in rows:
+        verdict = "met" if row["met"] else "NOT MET"
+        low, high = row["spread"]
+        if "max" in row:
+            print(
+                f"  {row['scenario']:<9} save CPU / GET /healthz CPU, in one process "
+                f"<= {row['max']:.1f}x: {row['value']:.2f}x ({low:.2f}-{high:.2f}; "
+                f"{row['ms']:.2f} / {row['healthz_ms']:.2f} ms)  {verdict}"
+            )
+        else:
+            cpu = "-" if row["cpu_ratio"] is None else f"{row['cpu_ratio']:.2f}"
+            print(
+                f"  {row['scenario']:<9} req/s / trivial's req/s, same round "
+                f">= {row['min']:.2f}: {row['value']:.2f} ({low:.2f}-{high:.2f}; "
+                f"by server CPU {cpu})  {verdict}"
+            )
+
+
 def target_rows(results: list[Summary]) -> list[dict[str, Any]]:
     by_name = {r.scenario: r for r in results}
     return [
@@ -694,7 +757,9 @@ def target_rows(results: list[Summary]) -> list[dict[str, Any]]:
     ]
 
 
-def print_report(results: list[Summary], settings: LoadSettings) -> None:
+def print_report(
+    results: list[Summary], settings: LoadSettings, saves: list[Any] | None = None
+) -> None:
     print(
         f"\nwrk -t{settings.threads} -c{settings.connections} -d{settings.duration_s}s "
         f"(warm-up {settings.warmup_s}s), one uvicorn worker, SQLite; "
@@ -718,6 +783,7 @@ def print_report(results: list[Summary], settings: LoadSettings) -> None:
     for row in target_rows(results):
         verdict = "met" if row["met"] else "NOT MET"
         print(f"  {row['scenario']:<15} >= {row['min_ratio']:.2f}: {row['ratio']:.2f}  {verdict}")
+    print_issue29(issue29_rows(results, saves or []))
     for r in results:
         if r.bad_status or r.socket_errors:
             print(
@@ -726,12 +792,15 @@ def print_report(results: list[Summary], settings: LoadSettings) -> None:
             )
 
 
-def write_json(path: Path, results: list[Summary], settings: LoadSettings) -> None:
+def write_json(
+    path: Path, results: list[Summary], settings: LoadSettings, saves: list[Any]
+) -> None:
     document = {
         "settings": asdict(settings),
         "load_average": os.getloadavg(),
         "scenarios": [asdict(r) for r in results],
         "targets": target_rows(results),
+        "issue29": issue29_rows(results, saves),
     }
     path.write_text(json.dumps(document, indent=2) + "\n")
 
@@ -748,6 +817,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 2 s, 1 s warm-up")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures here")
+    parser.add_argument(
+        "--saves",
+        type=int,
+        default=30,
+        help="saves of each kind a round in the in-process save ratios (30; 0: skip them)",
+    )
     parser.add_argument(
         "--only",
         action="append",
@@ -811,6 +886,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="caserne-bench-"))
     try:
         results = run(settings, workdir, args.only)
+        saves = save_figures(settings, args)
     except BenchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -819,10 +895,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    print_report(results, settings)
+    print_report(results, settings, saves)
     if args.json is not None:
-        write_json(args.json, results, settings)
+        write_json(args.json, results, settings, saves)
     return 0
+
+
+def save_figures(settings: LoadSettings, args: argparse.Namespace) -> list[Any]:
+    """Issue 29's save ratios (save_ratios.py), once the server has stopped, when a save is
+    among the scenarios run."""
+    if args.saves <= 0 or (args.only and not set(args.only) & set(SAVE_SCENARIOS)):
+        return []
+    import save_ratios  # bench/ is on the path: this script's folder
+
+    rounds = settings.rounds
+    print(f"in one process: {rounds} rounds of {args.saves} saves of each kind", flush=True)
+    return save_ratios.figures(save_ratios.measure(rounds, args.saves))
 
 
 if __name__ == "__main__":

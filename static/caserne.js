@@ -34,6 +34,15 @@ document.addEventListener("htmx:configRequest", (event) => {
   }
   event.detail.path = form.dataset.countsPath;
 });
+// A whole form's save says when the page shows what the server drew for its version (no
+// refused or failed save since): its answer may then keep the rows and send only those that
+// moved, as a count change's does (issue 29, app/web/editor_parts.py).
+document.addEventListener("htmx:configRequest", (event) => {
+  const form = event.detail.elt;
+  if (!form.dataset || !form.dataset.countsPath || form.dataset.unsaved) return;
+  if (event.detail.path === form.dataset.countsPath) return;
+  event.detail.formData.set("shown", "1");
+});
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
   if (!form.dataset || !form.dataset.countsPath) return;

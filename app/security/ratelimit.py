@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.db import WRITTEN
 from app.security.answers import refuse
 from app.security.body import form_field, read_body, replay
-from app.security.routes import FAILED, ROUTES, checked_id, presents_token
+from app.security.routes import FAILED, checked_id, counted, presents_token
 
 log = logging.getLogger("caserne.ratelimit")
 
@@ -112,7 +112,7 @@ class RateLimits:
             # Too many guesses on this roster, from anywhere: the right token still opens
             # it (slow the guessers, not the owner); a wrong one gets 429, not 401/403.
             locked = await self._exhausted(failed_keys[1:])
-        routes = [r for r in ROUTES if r.method == method and r.path.fullmatch(path)]
+        routes = counted(method, path)
         if any(route.action for route in routes):
             body, messages = await read_body(receive)
             receive = replay(messages, receive)

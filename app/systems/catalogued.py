@@ -45,7 +45,7 @@ from app.systems.base import (
     warning,
 )
 from app.systems.building import SystemCatalogue, as_example, example_rosters
-from app.systems.memo import EntryMemo
+from app.systems.memo import EntryMemo, LineCopies
 from app.systems.outputs import (
     CatalogueOut,
     DecisionOut,
@@ -252,6 +252,7 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
         # entries' results (`validate`) and their summary lines (`summary_lines`).
         self._entries: EntryMemo[Any] = EntryMemo()
         self._lines: EntryMemo[Any] = EntryMemo()
+        self._copies = LineCopies()
         self.name = data.system.name
         self.rules_version = data.system.rules_version
         self.catalogue_version = data.system.catalogue_version
@@ -356,14 +357,14 @@ class CatalogueSystem(Generic[CatalogueT, UnitT, RosterT, ScoreT, CostT, ResultT
                 seen.add(index)
                 profile = self.unit_name(roster, entry)
                 if profile and profile != line.name:
-                    line = line.model_copy(update={"profile": profile})
+                    line = self._copies(line, "profile", profile)
             out.append(line)
         return out
 
     def summarize(self, roster: RosterT, result: ResultT, /) -> RosterSummary:
         lines = self.summary_lines(roster, result)
         if len(lines) == len(result.entries) and all(line.entry is None for line in lines):
-            lines = [line.model_copy(update={"entry": i}) for i, line in enumerate(lines)]
+            lines = [self._copies(line, "entry", i) for i, line in enumerate(lines)]
         lines = self._with_profiles(roster, lines)
         # Readers see each group once (a combat group, the Renfort), in the order groups
         # first appear, entries keeping their order inside it.

@@ -101,6 +101,8 @@ def _integral(value: Any) -> Any:
 
     `true` is refused here: a `Literal[1, 2, 3]` would take it for 1 (True == 1 in Python,
     and pydantic's literal check looks values up by equality)."""
+    if value.__class__ is int:  # nearly every value: at once (issue 29)
+        return value
     if isinstance(value, bool):
         raise PydanticCustomError("int_type", "Input should be a valid integer")
     if isinstance(value, float) and value.is_integer():
@@ -246,7 +248,7 @@ class EntryBase(HasSource):
 
     @model_validator(mode="after")
     def _unit_or_custom(self) -> Self:
-        given = [key for key in ("unit", "custom") if getattr(self, key, None) is not None]
-        if len(given) != 1:
+        # Run for every entry of every list parsed: two lookups, no list (issue 29).
+        if (getattr(self, "unit", None) is None) == (getattr(self, "custom", None) is None):
             raise ValueError("an entry names a catalogue unit ('unit') or a custom unit ('custom')")
         return self

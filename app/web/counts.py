@@ -4,23 +4,22 @@ moved, the totals and what follows them, out of band. The same save as the whole
 otherwise: what cannot be taken here goes back to it (`WHOLE_FORM`)."""
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from app import hooks
 from app.book_units import drawn_units
-from app.db import SessionDep
 from app.roster_service import Refusal, RosterService, StaleVersion, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.inputs import is_digits
 from app.systems.summary import SummaryLine
-from app.web.deps import FormDep, editable
+from app.web.deps import editable, plain_post
 from app.web.editor_form import entry_ref, lines_per_entry
 from app.web.editor_view import editor, not_saved, share_state, shown_of
 from app.web.forms import count_bounds
@@ -69,11 +68,13 @@ def changed_rows(
     Infinity group's label counts its figures, and one count change would otherwise redraw
     every row of the group."""
     (entries, result, lines), (new_entries, new_result, new_lines) = before, after
+    old_results, new_results = result.entries, new_result.entries
     return [
         i
         for i in range(len(new_entries))
         if entries[i] != new_entries[i]
-        or result.entries[i] != new_result.entries[i]
+        # The engines' memory answers an unchanged entry with the same result object.
+        or (old_results[i] is not new_results[i] and old_results[i] != new_results[i])
         or (lines[i] != new_lines[i] and drawn(lines[i]) != drawn(new_lines[i]))
     ]
 
@@ -83,17 +84,10 @@ def drawn(lines: list[SummaryLine]) -> list[dict[str, Any]]:
     return [{k: v for k, v in vars(line).items() if k != "group"} for line in lines]
 
 
-@router.post("/r/{roster_id}/nombres")
-async def save_counts(
-    roster_id: str, request: Request, form: FormDep, session: SessionDep
-) -> Response:
+def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
     """A count change. All of its database and engine work runs in one trip to the thread
     pool (the editable list's lookup included, and the end of its reads, so that the
     session's closing has nothing left to do there): each trip costs a save CPU."""
-    return await run_in_threadpool(count_save, roster_id, request, form, session)
-
-
-def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
     try:
         return counts_saved(editable(request, session, roster_id), request, form, session)
     finally:
@@ -154,17 +148,25 @@ def counts_saved(roster: Roster, request: Request, form: FormData, session: Sess
 
 
 def changed_answer(
-    request: Request, system: AnySystem, roster: Roster, parsed: BaseModel, old: Rows
+    request: Request,
+    system: AnySystem,
+    roster: Roster,
+    parsed: BaseModel,
+    old: Rows,
+    *,
+    whole: bool = False,
+    also: Collection[int] = (),
 ) -> Response:
-    """The rows that moved, the totals and what follows them (the whole editor when the
-    rows or the extras are not those shown)."""
+    """The rows that moved (and those in `also`), the totals and what follows them (the
+    whole editor when the rows or the extras are not those shown). `whole`: a whole form's
+    save (app/web/editor_parts.py), whose answer carries the list's title and head too."""
     new = roster.document
     result, summary = check(system, parsed)
     entries = new.get("entries", [])
     lines = lines_per_entry(len(entries), summary)
     if len(summary.extras) != old[3] or len(old[0]) != len(entries):
         return editor(request, roster, new, parsed=parsed)
-    rows = changed_rows(old[:3], (entries, result, lines))
+    rows = sorted(set(changed_rows(old[:3], (entries, result, lines))).union(also))
     shown_of(request).remember(roster, result, lines, len(summary.extras))
     forms = pages_of(request)[system.id]
     context = {
@@ -189,8 +191,14 @@ def changed_answer(
         "base_version": roster.version,
         "shared": share_state(request, roster_session(roster), roster),
         "pages": forms,
+        "whole": whole,
         **forms.context(),
     }
     answer = render(request, "roster/editor_counts.html", context)
     answer.headers["HX-Reswap"] = "none"
     return answer
+
+
+# A plain Starlette route, as the share page (app/web/deps.py `plain_post`): the count
+# change is the editor's most frequent request (issue 29).
+router.add_route("/r/{roster_id}/nombres", plain_post(count_save), methods=["POST"])

@@ -21,7 +21,7 @@ from app.roster_service import Refusal, StaleVersion, TooLarge, check
 from app.store.models import Roster
 from app.systems.base import AnySystem
 from app.systems.books import units_in_entries
-from app.web.deps import browser_carnet
+from app.web.deps import UNSHARED, browser_carnet
 from app.web.editor_form import entry_ref, lines_per_entry
 from app.web.forms import count_bounds
 from app.web.render import render
@@ -124,7 +124,10 @@ def differences(system: AnySystem, mine: dict[str, Any], theirs: dict[str, Any])
 
 
 def share_state(request: Request, session: Session, roster: Roster) -> dict[str, Any] | None:
-    """What the editor says of the list's last share (None: never shared)."""
+    """What the editor says of the list's last share (None: never shared; known without a
+    query when the request's first one found the list never shared, web/deps.py)."""
+    if request.scope.get("state", {}).get(UNSHARED) == roster.id:
+        return None
     last_share = service_of(request, session).shared(roster)
     if last_share is None:
         return None

@@ -73,15 +73,17 @@ def offline(request: Request) -> Response:
 def routers(
     pages: Mapping[str, SystemPages[Any]],
 ) -> tuple[APIRouter, list[APIRouter], list[APIRouter]]:
-    """The share page's router, the list editor's, and the others; included side by side,
-    as nesting routers slows every match. `pages`: each system's (`system_pages()`), also
-    kept on app.state for the routes (`pages_of`)."""
+    """The share page's router, the list editor's two saves (a count change, the whole form),
+    and the others; included side by side, as nesting routers slows every match. `pages`:
+    each system's (`system_pages()`), also kept on app.state for the routes (`pages_of`)."""
     return (
         shares.router,
-        [editor.router, counts.router, book_panels.router, list_links.router],
+        [counts.router, editor.router],
         [
             # A club's public pages (standings, gang pages) first: forum visitors read them.
             campaigns.router,
+            book_panels.router,
+            list_links.router,
             router,
             play.router,
             history_pages.router,

@@ -90,16 +90,22 @@ def change_count(page: Page, path: str, row: int) -> str:
     return value
 
 
+def open_long_list(page: Page, system: AnySystem) -> str:
+    """`long_document(system)` stored and opened in its editor as its owner (HTMX requests
+    tracked); the editor's path."""
+    page.add_init_script(TRACK_HTMX)
+    created = page.request.post("/api/v1/rosters", data=long_document(system))
+    assert created.status == 201, created.text()
+    page.goto(created.json()["edit_url"])
+    expect(page.locator("tr.entry")).to_have_count(ENTRIES)
+    return urlsplit(page.url).path
+
+
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_count_changes_morph_in_exactly_what_a_fresh_page_shows(
     page: Page, systems: dict[str, AnySystem], system_id: str
 ) -> None:
-    page.add_init_script(TRACK_HTMX)
-    created = page.request.post("/api/v1/rosters", data=long_document(systems[system_id]))
-    assert created.status == 201, created.text()
-    page.goto(created.json()["edit_url"])
-    editor = urlsplit(page.url).path
-    expect(page.locator("tr.entry")).to_have_count(ENTRIES)
+    editor = open_long_list(page, systems[system_id])
     sent = posts(page)
     for row in (0, 5, 0, 11):
         value = change_count(page, f"{editor}/nombres", row)

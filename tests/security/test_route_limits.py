@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.security.ratelimit import Limits
-from app.security.routes import COMPUTE_ONLY, ROUTES, Route
+from app.security.routes import COMPUTE_ONLY, ROUTES, Route, counted
 from tests.api.test_campaigns import campaign_of, orlocks, stored
 from tests.api.test_carnets import make_carnet
 from tests.security.test_ratelimit import ADDRESS, from_addresses
@@ -55,6 +55,21 @@ def test_every_unsafe_route_is_counted_or_computes_only(app: FastAPI) -> None:
         if counting(method, sample_path(path)) and counting(method, sample_path(path), COMPUTE_ONLY)
     ]
     assert both == []
+
+
+def test_the_middleware_finds_the_routes_a_request_counts_against(app: FastAPI) -> None:
+    """`counted` (one pattern per method first, issue 29) finds what a match of every route
+    of the table finds, in the table's order, for every route of the app."""
+    requests = [
+        (method, sample_path(path_format))
+        for _index, path_format, _regex, methods in routes_in_order(app)
+        for method in methods
+    ]
+    requests += [("POST", "/r/x/nombres/autre"), ("PATCH", "/r/x"), ("POST", "/")]
+    assert len(requests) >= 100
+    assert sum(bool(counting(method, path)) for method, path in requests) >= 60
+    for method, path in requests:
+        assert counted(method, path) == counting(method, path), (method, path)
 
 
 def test_every_row_of_the_table_is_a_route_of_the_app(app: FastAPI) -> None:

@@ -104,3 +104,45 @@ def test_each_engine_remembers_its_entries(systems: dict[str, GameSystem], syste
     assert memories, "no per-entry memory"
     answers(system, [dict(example.document) for example in system.example_rosters()])
     assert all(len(memory) > 0 for memory in memories)
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_list_summarized_again_gets_the_same_lines(
+    systems: dict[str, GameSystem], system_id: str
+) -> None:
+    """A save summarizes its list, a view of it summarizes it again: every line is the one
+    remembered, not a copy made anew (issue 29: 50 copies a save, `LineCopies`)."""
+    system = systems[system_id]
+    document = dict(system.example_rosters()[0].document)
+    lines = []
+    for _ in range(2):
+        roster = system.roster_model.model_validate(copy.deepcopy(document))
+        lines.append(system.summarize(roster, system.validate(roster)).lines)
+    assert len(lines[0]) == len(lines[1]) >= 1
+    assert all(a is b for a, b in zip(lines[0], lines[1], strict=True))
+
+
+def test_a_lists_entry_keys_are_made_once() -> None:
+    """The keys of a list's entries (its results', then its lines' memories) are made once
+    for the same entry objects, and anew for others (issue 29)."""
+    from app.systems.memo import entry_keys, json_key
+    from app.systems.summary import Badge
+
+    entries = [Badge(text=f"b{i}", kind="x") for i in range(3)]
+    keys = entry_keys(entries)
+    assert keys == [json_key(entry) for entry in entries]
+    assert entry_keys(list(entries)) is keys
+    other = [*entries[:2], Badge(text="autre", kind="x")]
+    assert entry_keys(other) == [*keys[:2], json_key(other[2])]
+    assert entry_keys(entries) is not keys
+
+
+def test_a_memory_forgets_the_least_recently_used_first() -> None:
+    memo: EntryMemo[str] = EntryMemo(size=2)
+    memo("a", lambda: "A")
+    memo("b", lambda: "B")
+    assert memo("a", lambda: "new A") == "A"  # used: now the most recent
+    memo("c", lambda: "C")  # over the bound: "b" goes
+    assert len(memo) == 2
+    assert memo("a", lambda: "new A") == "A"
+    assert memo("b", lambda: "new B") == "new B"

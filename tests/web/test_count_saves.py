@@ -17,6 +17,7 @@ from app.settings import Settings
 from app.systems.base import GameSystem
 from tests.conftest import SYSTEMS
 from tests.web.conftest import field
+from tests.web.page_tour import form_fields
 from tests.web.test_editor import open_example
 
 
@@ -82,3 +83,35 @@ def test_a_count_change_redraws_only_its_row(browser: TestClient) -> None:
     answer = count_change(browser, location, browser.get(location).text)
     assert answer.status_code == 200
     assert re.findall(r'<tr class="entry[^"]*" id="(entry-\d+)"', answer.text) == ["entry-0"]
+
+
+def test_a_list_never_shared_is_saved_without_asking_for_its_shares(
+    browser: TestClient, engine: Engine
+) -> None:
+    """The editor's first query says whether the list was ever shared (issue 29): a save of a
+    list never shared asks nothing more of the shares; once shared, the answer says so (and
+    that the share is out of date)."""
+    from sqlalchemy import event
+
+    location = open_example(browser, "dcsystem", "feuille_de_bataille_sg")
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        answer = count_change(browser, location, browser.get(location).text)
+        assert answer.status_code == 200 and 'id="share-state"' not in answer.text
+        asked = [s for s in statements if "FROM share" in s]
+        assert len(asked) == 2  # the page's first query and the save's, each with EXISTS
+        assert all("EXISTS" in s for s in asked)
+        fields = dict(form_fields(browser.get(location).text, "editor"))
+        shared = browser.post(location, data={**fields, "action": "share"})
+        assert shared.status_code == 303
+        statements.clear()
+        answer = count_change(browser, location, browser.get(location).text)
+        assert "La version partagée n'est plus à jour" in answer.text
+        assert any("FROM share" in s and "EXISTS" not in s for s in statements)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)

@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.api.v1.systems import CALCULATION
+
 # GET/POST /api/v1/systems/{system_id}/{rest}: 404 or 405 for what no calculator route
 # takes (app/api/v1/systems.py); every system's own routes come before it.
 CATCH_ALL = "/api/v1/systems/{system_id}/{rest}"
@@ -45,7 +47,9 @@ def cross_router_overlaps(app: FastAPI) -> list[tuple[str, str]]:
         for other_index, other_format, other_regex, other_methods in routes:
             if other_index == index or not methods & other_methods:
                 continue
-            if other_regex.match(sample) and other_format != CATCH_ALL:
+            # The catch-all refuses what no calculator route takes; the calculations route
+            # takes every calculator POST first (tests/api/test_calculations_route.py).
+            if other_regex.match(sample) and other_format not in (CATCH_ALL, CALCULATION):
                 overlaps.append((path_format, other_format))
     return overlaps
 

@@ -10,7 +10,7 @@ from app.api.v1.campaigns import campaigns_router
 from app.api.v1.carnet_file import carnet_file_router
 from app.api.v1.imports import imports_router
 from app.api.v1.rosters import rosters_router
-from app.api.v1.systems import systems_router
+from app.api.v1.systems import calculations_router, systems_router
 from app.systems.base import AnySystem
 from app.systems.spec import SystemSpec
 
@@ -18,7 +18,8 @@ from app.systems.spec import SystemSpec
 def api_routers(
     systems: Mapping[str, AnySystem], specs: Sequence[SystemSpec]
 ) -> tuple[list[APIRouter], list[APIRouter], list[type[BaseModel]]]:
-    """The calculator's routers in matching order (extensions before the catch-all of
+    """The calculator's routers in matching order (its POST routes taken by one route
+    first, for main.py to try early; the extensions before the catch-all of
     `systems_router`), the stored resources' (rosters, books, campaigns), and every request
     body model the calculator routes parse themselves."""
     bodies: list[type[BaseModel]] = []
@@ -32,7 +33,9 @@ def api_routers(
             router, models = spec.api(systems[spec.id])
             extensions.append(router)
             bodies += models
-    calculator = [*extensions, systems_router(dict(systems))]
+    routers = [*extensions, systems_router(dict(systems))]
+    # Their POST routes taken at once by one route first (`calculations_router`).
+    calculator = [calculations_router(routers, systems), *routers]
     books = book_types(dict(systems))
     stored = [
         rosters_router(dict(systems)),

@@ -39,7 +39,7 @@ from app.systems.dcsystem.roster import (
     score,
     validate_roster,
 )
-from app.systems.memo import issues_key, json_key
+from app.systems.memo import entry_keys, issues_key
 
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
@@ -160,9 +160,10 @@ class DcSystem(
         # An entry's result is a function of the entry, its index, the costing and the
         # issues the list adds (validate_roster), and so is its line (app/systems/memo.py).
         costing = roster.extras.costing
+        keys = entry_keys(roster.entries)
         return [
             self._lines(
-                (json_key(entry), index, costing, issues_key(entry_result.issues)),
+                (keys[index], index, costing, issues_key(entry_result.issues)),
                 partial(self._line, entry, entry_result),
             )
             for index, (entry, entry_result) in enumerate(

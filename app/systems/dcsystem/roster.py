@@ -30,7 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
-from app.systems.memo import EntryMemo, json_key, remembered
+from app.systems.memo import EntryMemo, entry_keys, remembered
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = Annotated[str, CatalogueId(HIDDEN_MOVE_IDS, "hidden move")]
@@ -159,8 +159,11 @@ def validate_roster(
     costing = extras.costing
     priced = cost or (lambda fighter: cost_fighter(catalogue, fighter))
 
+    # Each entry's key, shared with its summary line's (app/systems/memo.py).
+    keys = entry_keys(roster.entries) if memo is not None else None
+
     def result(index: int, entry: EntryShape) -> DcsystemEntryResult:
-        key = (json_key(entry), index, costing)  # type: ignore[arg-type]
+        key = (keys[index] if keys is not None else None, index, costing)
         return remembered(
             memo, key, lambda: _entry_result(catalogue, entry, index, costing, priced)
         )

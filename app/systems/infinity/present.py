@@ -20,7 +20,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     trooper_key,
 )
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, entry_keys, json_key
 
 ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 
@@ -213,7 +213,10 @@ class Presenter:
             for number in {entry.group for entry in roster.entries}
         }
         lines = []
-        for entry, entry_result in zip(roster.entries, result.entries, strict=True):
+        keys = entry_keys(roster.entries) if memo is not None else []
+        for index, (entry, entry_result) in enumerate(
+            zip(roster.entries, result.entries, strict=True)
+        ):
             trooper = resolve_unit(self.data, roster, entry.unit)
             heading = headings[entry.group]
             make = partial(self.line, entry, entry_result, trooper, heading)
@@ -223,7 +226,7 @@ class Presenter:
             # Remembered without its group's heading, which counts the group's figures
             # (one count change would otherwise make every line of the group anew).
             key = (
-                json_key(entry),
+                keys[index],
                 json_key(entry_result),
                 trooper_key(self.data, trooper),
             )

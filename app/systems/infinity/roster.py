@@ -34,7 +34,7 @@ from app.systems.infinity.engine import (
     unknown_option,
 )
 from app.systems.infinity.models import InfinityEntry, InfinityRoster, InfinityTrooper, swc_fraction
-from app.systems.memo import EntryMemo, json_key
+from app.systems.memo import EntryMemo, entry_keys, json_key
 
 
 class InfinityEntryResult(EntryResult[InfinityEntryDerived]):
@@ -194,13 +194,14 @@ def _entry_results(
             placed.append(Placed(index=index, entry=entry, trooper=trooper, option=option))
 
     irregular = irregular_lieutenant_issues(placed)
+    keys = entry_keys(roster.entries) if memo is not None else []
     for p in placed:
         issues = reserve_issues(p) + irregular.get(p.index, [])
         if memo is None:
             results[p.index] = _placed_result(rules, p, issues)
             continue
         key = (
-            json_key(p.entry),
+            keys[p.index],
             p.index,
             trooper_key(catalogue, p.trooper),
             tuple(json_key(issue) for issue in issues),

@@ -11,7 +11,7 @@ from typing import Any
 from app.systems.base import NoScore, PublishedProfile, SummaryLine, Total
 from app.systems.building import build_engine
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import json_key
+from app.systems.memo import entry_keys, json_key
 from app.systems.necrowarzone.catalogue import Catalogue
 from app.systems.necrowarzone.catalogue_checks import cross_check
 from app.systems.necrowarzone.models import (
@@ -129,12 +129,15 @@ class NecrowarzoneSystem(
         self, roster: NecrowarzoneRosterBase, result: NecrowarzoneResult
     ) -> list[SummaryLine]:
         # A line is a function of its entry and the entry's result (app/systems/memo.py).
+        keys = entry_keys(roster.entries)
         return [
             self._lines(
-                (json_key(entry), json_key(entry_result)),
+                (keys[index], json_key(entry_result)),
                 partial(self._line, entry, entry_result),
             )
-            for entry, entry_result in zip(roster.entries, result.entries, strict=True)
+            for index, (entry, entry_result) in enumerate(
+                zip(roster.entries, result.entries, strict=True)
+            )
         ]
 
     def _line(self, entry: Any, entry_result: NecrowarzoneEntryResult) -> SummaryLine:

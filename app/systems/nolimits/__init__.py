@@ -27,7 +27,7 @@ from app.systems.base import (
 )
 from app.systems.building import build_engine, roster_document
 from app.systems.catalogued import CatalogueSystem
-from app.systems.memo import issues_key, json_key
+from app.systems.memo import entry_keys, issues_key
 from app.systems.nolimits.catalogue import Catalogue
 from app.systems.nolimits.catalogue_checks import cross_check
 from app.systems.nolimits.models import (
@@ -145,11 +145,11 @@ class NolimitsSystem(
         # adds (validate_roster), and so are its lines (app/systems/memo.py).
         return [
             line
-            for index, (entry, entry_result) in enumerate(
-                zip(roster.entries, result.entries, strict=True)
+            for index, (key, entry_result) in enumerate(
+                zip(entry_keys(roster.entries), result.entries, strict=True)
             )
             for line in self._lines(
-                (json_key(entry), index, issues_key(entry_result.issues)),
+                (key, index, issues_key(entry_result.issues)),
                 partial(self._entry_lines, index, entry_result),
             )
         ]
