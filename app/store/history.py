@@ -31,7 +31,6 @@ from sqlalchemy import (
     bindparam,
     case,
     delete,
-    exists,
     func,
     insert,
     not_,
@@ -45,7 +44,8 @@ from sqlmodel import Session
 from app.db import count_bytes
 from app.store import no_row_has, table_of
 from app.store.compressed import LEVEL
-from app.store.models import DeletedItem, JsonDocument, Roster, RosterVersion, as_utc
+from app.store.listed import list_kept
+from app.store.models import JsonDocument, Roster, RosterVersion, as_utc
 
 # A list keeps the versions among its last HISTORY_SAVES saves.
 HISTORY_SAVES = 100
@@ -231,7 +231,7 @@ def _removable(cutoff: date) -> Any:
     than its newest kept version; and every version of a list that is gone (neither a list
     nor waiting in the trash to be restored)."""
     table, newer = _VERSIONS, _VERSIONS.alias("newer")
-    rosters, waiting = table_of(Roster), table_of(DeletedItem)
+    rosters = table_of(Roster)
     current = select(rosters.c.version).where(rosters.c.id == table.c.roster_id)
     newest = select(func.max(newer.c.version)).where(newer.c.roster_id == table.c.roster_id)
     since = datetime.combine(cutoff, time(0), tzinfo=UTC)
@@ -240,13 +240,7 @@ def _removable(cutoff: date) -> Any:
         table.c.version <= current.scalar_subquery() - HISTORY_KEPT,
         table.c.version < newest.scalar_subquery(),
     )
-    listed = exists(select(rosters.c.id).where(rosters.c.id == table.c.roster_id))
-    trashed = exists(
-        select(waiting.c.id).where(
-            waiting.c.id == table.c.roster_id, waiting.c.kind == "roster"
-        )  # trash.ROSTER
-    )
-    return or_(old, and_(not_(listed), not_(trashed)))
+    return or_(old, not_(list_kept(table.c.roster_id)))
 
 
 def prune_versions(

@@ -40,11 +40,10 @@ from sqlmodel import Session, col
 
 from app.db import primary_of
 from app.store import no_row_has, table_of, trash
+from app.store.listed import list_kept
 from app.store.models import (
     Battle,
     CampaignGang,
-    DeletedItem,
-    Roster,
     Share,
     ShareGone,
     utcnow,
@@ -162,17 +161,8 @@ def _conditions(cutoff: date) -> tuple[Any, ColumnElement[bool], ColumnElement[b
     viewed since `cutoff`."""
     share = table_of(Share)
     newer = aliased(Share)
-    roster = table_of(Roster)
     battle = table_of(Battle)
-    waiting = table_of(DeletedItem)  # a deleted list waiting to be restored still counts
-    list_exists = or_(
-        exists(select(roster.c.id).where(roster.c.id == share.c.roster_id)),
-        exists(
-            select(waiting.c.id).where(
-                waiting.c.id == share.c.roster_id, waiting.c.kind == trash.ROSTER
-            )
-        ),
-    )
+    list_exists = list_kept(share.c.roster_id)
     newest = (
         select(func.max(col(newer.created_at)))
         .where(col(newer.roster_id) == share.c.roster_id)
