@@ -5,6 +5,7 @@ the versions a computed view is remembered by (app/campaigns/views.py)."""
 
 import functools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -14,7 +15,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.store import no_row_has, table_of
-from app.store.campaigns import _MIRRORED, Mirrored, campaigns_of
+from app.store.campaigns import _MIRRORED, LineColumns, Mirrored, campaigns_of
 from app.store.models import Battle, Campaign, CampaignGang, Roster, Share
 
 _SHARES = table_of(Share)
@@ -151,32 +152,17 @@ def campaign_lines(
     return [LedgerRow(*row) for row in session.exec(query).all()]
 
 
-class OwnLine(NamedTuple):
+@dataclass(slots=True)
+class OwnLine(LineColumns):
     """A line of a gang's own ledger as its pages show it: every column but the score, as
     plain values (no ORM object: a veteran's 400 lines, issue 29)."""
 
-    id: int
-    roster_id: str
-    number: int
-    campaign_id: str | None
-    opponent_roster_id: str | None
-    date: str
-    opponent: str
-    scenario: str
-    result: str
-    points: int | None
-    notes: str
-    corrects: int | None
-    share_code: str
-    created_at: Any
-    verdict: str | None
-    voided_at: Any
     fighters: list[Any]
     recruits: list[Any]
     confirms_id: int | None
 
 
-_OWN = [getattr(Battle, name) for name in OwnLine._fields]
+_OWN = OwnLine.columns()
 
 
 def own_lines(*, session: Session, roster_id: str) -> list[OwnLine]:

@@ -5,8 +5,9 @@ writers on one version exactly one wins (the other's transaction changes nothing
 import hmac
 import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
@@ -159,9 +160,10 @@ def ledger(*, session: Session, roster_id: str) -> list[Battle]:
     return list(session.exec(query).all())
 
 
-class Mirrored(NamedTuple):
-    """What another gang's page shows of a line recorded against it (no fighters: they are
-    the recorder's)."""
+@dataclass(slots=True)
+class LineColumns:
+    """A battle line's own columns as plain values, read with `columns()` (no ORM object:
+    a veteran's 400 lines, issue 29); what the plain rows of a line add to them is theirs."""
 
     id: int
     roster_id: str
@@ -180,8 +182,19 @@ class Mirrored(NamedTuple):
     verdict: str | None
     voided_at: Any
 
+    @classmethod
+    def columns(cls) -> list[Any]:
+        """The Battle columns of these fields, in their order (a row of them builds one)."""
+        return [getattr(Battle, field.name) for field in fields(cls)]
 
-_MIRRORED = [getattr(Battle, name) for name in Mirrored._fields]
+
+@dataclass(slots=True)
+class Mirrored(LineColumns):
+    """What another gang's page shows of a line recorded against it (no fighters: they are
+    the recorder's)."""
+
+
+_MIRRORED = Mirrored.columns()
 
 
 def mirrored(
