@@ -20,6 +20,7 @@ from app.campaigns.lines import Line as Line
 from app.campaigns.lines import Outcome
 from app.campaigns.lines import StatChange as StatChange
 from app.roster_service import Refusal
+from app.store.models import Counts
 from app.systems.campaign_traits import CampaignTraits
 
 Result = Literal["win", "loss", "draw"]
@@ -241,18 +242,12 @@ def correction_of(lines: Sequence[Outcome]) -> dict[int, int]:
     return by
 
 
-@dataclass
-class Standing:
+class Standing(Counts):
+    """A gang's line of the standings: its counts, and the gang."""
+
     roster: str
     name: str
     share: str | None = None
-    battles: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    points: int = 0
-    xp: int = 0
-    fighters_lost: int = 0
 
     def count(self, result: str, points: int) -> None:
         self.battles += 1
@@ -344,12 +339,12 @@ def tally(recorder: str, lines: Sequence[Outcome]) -> dict[str, Standing]:
     in its standings, for itself and for each gang they name: a counted battle between two
     gangs counts once for each, the other's result opposite and its points the recorder's
     only (docs/rules-notes.md, « Campaigns »)."""
-    out = {recorder: Standing(recorder, "")}
+    out = {recorder: Standing(roster=recorder, name="")}
     for line, result, points in effective(lines):
         other = line.opponent_roster
         named = other is not None and other != recorder
         if named:  # every gang named has its line, counted or not (a tally only grows)
-            out.setdefault(str(other), Standing(str(other), ""))
+            out.setdefault(str(other), Standing(roster=str(other), name=""))
         if line.counted:
             out[recorder].count(result, points)
             if named:
@@ -369,7 +364,9 @@ def table_of(
 ) -> list[Standing]:
     """The table from each gang's lines of the campaign (their results, verdicts and voids:
     `ledgers`) and what they did to its fighters (`done`), ranked: wins, draws, points."""
-    table = {roster: Standing(roster, name, share) for roster, name, share in gangs}
+    table = {
+        roster: Standing(roster=roster, name=name, share=share) for roster, name, share in gangs
+    }
     for roster, lines in ledgers.items():
         if roster not in table:
             continue

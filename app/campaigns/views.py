@@ -101,7 +101,8 @@ def standings(
     table = []
     for gang in gangs:
         counts = kept.get(gang.id)
-        line = ledger.Standing(gang.id, gang.name, gang.share, *(counts[:7] if counts else ()))
+        kept_counts = counts.counts() if counts else {}
+        line = ledger.Standing(roster=gang.id, name=gang.name, share=gang.share, **kept_counts)
         if gang.id in recounted:
             line.fighters_lost = recounted[gang.id].fighters_lost
         table.append(line)

@@ -268,7 +268,25 @@ class CampaignGang(SQLModel, table=True):
     version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
 
 
-class CampaignTally(SQLModel, table=True):
+class Counts(SQLModel):
+    """What a gang's lines count in a campaign's standings: defined once for the tally rows
+    (CampaignTally), what the standings add of them (app/store/tallies.py `Kept`) and a
+    gang's line of the table (app/campaigns/ledger.py `Standing`)."""
+
+    battles: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: int = 0
+    xp: int = 0
+    fighters_lost: int = 0
+
+    def counts(self) -> dict[str, int]:
+        """The counts by name, in their order."""
+        return {name: getattr(self, name) for name in Counts.model_fields}
+
+
+class CampaignTally(Counts, table=True):
     """What one gang's lines of a campaign count in its standings (revision 0013), kept by
     every write of those lines in its own transaction (app/campaigns/tallies.py): for the gang
     itself (`subject_id` = `recorder_id`: its results, points, the XP its lines gave, its
@@ -288,13 +306,6 @@ class CampaignTally(SQLModel, table=True):
         sa_column=Column(String(32), ForeignKey("roster.id", ondelete="CASCADE"), primary_key=True)
     )
     subject_id: str = Field(sa_column=Column(String(32), primary_key=True))
-    battles: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    points: int = 0
-    xp: int = 0
-    fighters_lost: int = 0
     lost_version: int | None = None
 
 

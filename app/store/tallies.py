@@ -9,7 +9,7 @@ functions only read and write them, in the caller's transaction (it commits)."""
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import String, bindparam, func, update
 from sqlalchemy import select as sa_select
@@ -18,9 +18,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col, select
 
 from app.store import table_of
-from app.store.models import Campaign, CampaignGang, CampaignTally
+from app.store.models import Campaign, CampaignGang, CampaignTally, Counts
 
-TALLIED = ("battles", "wins", "draws", "losses", "points", "xp", "fighters_lost")
+TALLIED = tuple(Counts.model_fields)
 KEY = ("campaign_id", "recorder_id", "subject_id")
 
 
@@ -83,16 +83,9 @@ def own(*, session: Session, campaign_id: str, roster_id: str) -> tuple[int, int
     return (0, None) if found is None else (int(found[0]), found[1])
 
 
-class Kept(NamedTuple):
+class Kept(Counts):
     """A gang's line of the standings as the tallies keep it."""
 
-    battles: int
-    wins: int
-    draws: int
-    losses: int
-    points: int
-    xp: int
-    fighters_lost: int
     lost_version: int | None
 
 
@@ -101,10 +94,11 @@ def kept(*, session: Session, campaign_id: str) -> dict[str, Kept]:
     it counts for no one; a line naming a gang that left counts for its recorder only: the
     caller keeps the subjects that are gangs). One query."""
     rows = session.execute(_KEPT, {"b_campaign_id": campaign_id}).all()
-    return {
-        subject: Kept._make([*(int(v or 0) for v in counts), lost])
-        for subject, *counts, lost in rows
-    }
+    out = {}
+    for subject, *counts, lost in rows:
+        added = {name: int(v or 0) for name, v in zip(TALLIED, counts, strict=True)}
+        out[subject] = Kept(**added, lost_version=lost)
+    return out
 
 
 _TALLY, _GANGS = table_of(CampaignTally), table_of(CampaignGang)
