@@ -13,6 +13,7 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from app.db import written_json
 from app.store import no_row_has
 from app.store.carnets import rows_changed
 from app.store.history import Kept, keep
@@ -25,7 +26,7 @@ from app.store.models import (
     Share,
     utcnow,
 )
-from app.store.rosters import Frozen, hash_token, new_share_code, new_token
+from app.store.rosters import Frozen, hash_token, new_share_code, new_token, swap
 from app.store.tallies import touch
 
 
@@ -321,7 +322,13 @@ def record(
     taken."""
     code = new_share_code(session=session)
     stamp = utcnow()
-    if not _swapped(session, roster, expected_version, document, card, stamp):
+    values = {
+        "name": document.get("name", ""),
+        "document": written_json(document),
+        "card": card,
+        "stamp": stamp,
+    }
+    if swap(session, roster.id, expected_version, values) is None:
         session.rollback()
         raise Lost
     campaign_id = battle.get("campaign_id")
@@ -355,29 +362,6 @@ def record(
     session.refresh(line)
     session.refresh(roster)
     return line, stored_share
-
-
-def _swapped(
-    session: Session,
-    roster: Roster,
-    expected_version: int,
-    document: dict[str, Any],
-    card: dict[str, Any],
-    stamp: datetime,
-) -> bool:
-    """The roster's version swapped from `expected_version`, its document written."""
-    swapped = session.execute(
-        update(Roster)
-        .where(col(Roster.id) == roster.id, col(Roster.version) == expected_version)
-        .values(
-            name=document.get("name", ""),
-            document=document,
-            card=card,
-            version=Roster.version + 1,
-            updated_at=stamp,
-        )
-    )
-    return rows_changed(swapped) == 1
 
 
 def listing(*, session: Session, carnet_id: str) -> list[dict[str, str]]:

@@ -129,18 +129,13 @@ def update_roster(
     save's CPU (issue 19). `history`: the version this save keeps, written in the same
     transaction (app/store/history.py)."""
     stamp = utcnow()
-    dialect = session.get_bind().dialect.name
-    written = session.execute(
-        _roster_update(dialect),
-        {
-            "b_id": roster.id,
-            "b_expected": expected_version,
-            "b_name": name,
-            "b_document": count_written(document_json),  # the byte budget's (ratelimit.py)
-            "b_card": card,
-            "b_stamp": stamp,
-        },
-    ).scalar_one_or_none()
+    values = {
+        "name": name,
+        "document": count_written(document_json),  # the byte budget's (ratelimit.py)
+        "card": card,
+        "stamp": stamp,
+    }
+    written = swap(session, roster.id, expected_version, values)
     if written is None:
         session.rollback()
         session.refresh(roster)
@@ -162,6 +157,18 @@ def update_roster(
     for key, value in written_values.items():
         set_committed_value(roster, key, value)
     return roster
+
+
+def swap(session: Session, roster_id: str, expected: int, values: dict[str, Any]) -> int | None:
+    """The compare-and-swap of a list's version (`_roster_update`): from `expected` on, its
+    `values` written (name, document as JSON text, card, stamp: updated_at). The new
+    version; None, nothing written, when the version had moved on."""
+    bound = {f"b_{name}": value for name, value in values.items()}
+    dialect = session.get_bind().dialect.name
+    statement = _roster_update(dialect)
+    return session.execute(
+        statement, {"b_id": roster_id, "b_expected": expected, **bound}
+    ).scalar_one_or_none()
 
 
 @functools.cache
