@@ -16,12 +16,13 @@ from app.api.v1.deps import (
     IF_MATCH_PROBLEMS,
     NO_STORE,
     PRIVATE,
-    TOO_HEAVY,
     Authorization,
     EditableRoster,
     IfMatchDep,
     Rosters,
     bearer,
+    frozen_answers,
+    frozen_at,
     headed,
     told,
 )
@@ -264,19 +265,13 @@ def _publication_routes(router: APIRouter, types: BookTypes) -> None:
         "/books/{book_id}/shares",
         status_code=201,
         response_model=BookPublished,
-        responses={
-            **BOOK_PROBLEMS,
-            200: {"model": BookPublished, "description": "Unchanged since its last publication."},
-            413: TOO_HEAVY,
-        },
+        responses=frozen_answers(BOOK_PROBLEMS, BookPublished, "publication"),
         summary="Publish the book: an immutable version at a short code",
         operation_id="publish_book",
     )
     def publish_book(book: EditableBook, request: Request, books: Books, response: Response) -> Any:
         share, new = books.publish(book)
-        if not new:
-            response.status_code = 200
-        headed(response, location=f"/api/v1/book-shares/{share.code}")
+        frozen_at(response, new, f"/api/v1/book-shares/{share.code}")
         return published_links(public_base(request), share.code, share.version).model_dump(
             by_alias=True
         )

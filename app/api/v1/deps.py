@@ -53,6 +53,25 @@ BODY_PROBLEMS: dict[int | str, dict[str, Any]] = {413: TOO_HEAVY, 422: {"model":
 # A replacement under If-Match (books): the answers its version check gives.
 IF_MATCH_PROBLEMS = told((409, "Stale version: nothing changed."), (428, "If-Match missing."))
 
+
+def frozen_answers(
+    problems: dict[int | str, dict[str, Any]], model: Any, since: str
+) -> dict[int | str, dict[str, Any]]:
+    """The answers of a route that freezes its resource at a short code (a roster's share,
+    a book's publication): its `problems`, 200 with `model` when nothing changed since its
+    last one (`since`: "share"), 413 too heavy. 201 with `model` is the route's own."""
+    unchanged = {"model": model, "description": f"Unchanged since its last {since}."}
+    return {**problems, 200: unchanged, 413: TOO_HEAVY}
+
+
+def frozen_at(response: Response, new: bool, location: str) -> None:
+    """A frozen code answered: 201 (the route's) when `new`, else 200 (the last one,
+    unchanged); where it is read (`Location`)."""
+    if not new:
+        response.status_code = 200
+    headed(response, location=location)
+
+
 # If-Match carries the version as an entity tag: 3 or "3"; * means "whatever it is". A weak
 # tag (W/"3") is read, to be refused with 412 rather than 422.
 VERSION_PATTERN = r'^\s*((W/)?"?[0-9]{1,9}"?|\*)\s*$'

@@ -22,6 +22,8 @@ from app.api.v1.deps import (
     EditableRoster,
     IfMatchDep,
     Rosters,
+    frozen_answers,
+    frozen_at,
     headed,
     parse_version,
 )
@@ -252,11 +254,7 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         "/rosters/{roster_id}/shares",
         status_code=201,
         response_model=ShareCreated,
-        responses={
-            **AUTH_PROBLEMS,
-            200: {"model": ShareCreated, "description": "Unchanged since its last share."},
-            413: TOO_HEAVY,
-        },
+        responses=frozen_answers(AUTH_PROBLEMS, ShareCreated, "share"),
         summary="Freeze the roster into a public share link",
         operation_id="share_roster",
     )
@@ -264,9 +262,7 @@ def _share_routes(router: APIRouter, types: RosterTypes) -> None:
         roster: EditableRoster, request: Request, service: Rosters, response: Response
     ) -> Any:
         shared, new = service.share(roster)
-        if not new:
-            response.status_code = 200
-        headed(response, location=f"/api/v1/shares/{shared.code}")
+        frozen_at(response, new, f"/api/v1/shares/{shared.code}")
         return share_links(public_base(request), shared.code).model_dump(by_alias=True)
 
     @router.get(
