@@ -11,7 +11,7 @@ server's thread CPU (median and least of `--rounds` calls), the wall time (media
 before each call) and « remembered »; one with an ETag, revalidated (304). Prints figures;
 passes or fails on nothing.
 
-    .venv/bin/python bench/scale_bench.py                        # 2,000 lists, SQLite (~3 min)
+    .venv/bin/python bench/scale_bench.py                        # 2,000 lists, SQLite (~5 min)
     createdb -h 127.0.0.1 -U postgres caserne_scale
     .venv/bin/python bench/scale_bench.py --rosters 300000 --keep \\
         --database-url postgresql+psycopg://postgres@127.0.0.1:5432/caserne_scale

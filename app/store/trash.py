@@ -53,9 +53,11 @@ def _move(
     kind: str,
     carnet_id: str | None,
     rows: dict[str, Any],
+    campaigns: list[str] | None = None,
 ) -> None:
     """Keeps `rows` in the trash under the row's own id, then deletes the row (its
-    database cascades follow)."""
+    database cascades follow), then raises the versions of the `campaigns` it was a gang
+    of (after the row: a battle's record takes the roster's row, then the campaign's)."""
     session.add(
         DeletedItem(
             id=held.id,
@@ -69,6 +71,7 @@ def _move(
     session.flush()
     table = table_of(type(held))
     session.execute(delete(table).where(table.c.id == held.id))
+    touch_campaigns(session=session, campaign_ids=campaigns or [])
     session.commit()
 
 
@@ -87,8 +90,7 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
         "battles": [_row(battle) for battle in battles],
     }
     # Its lines leave its opponents' pages (its tallies go with its row: a cascade).
-    touch_campaigns(session=session, campaign_ids=[gang.campaign_id for gang in gangs])
-    _move(session, roster, ROSTER, carnet_id, rows)
+    _move(session, roster, ROSTER, carnet_id, rows, [gang.campaign_id for gang in gangs])
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
