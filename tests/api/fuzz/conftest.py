@@ -1,5 +1,5 @@
-"""The OpenAPI fuzz's fixtures (probe.py): an app without rate limits, a roster stored
-through the API, and the app's document loaded by schemathesis."""
+"""The OpenAPI fuzz's fixtures (probe.py): an app without rate limits, a roster stored and
+a carnet made through the API, and the app's document loaded by schemathesis."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from tests.api.fuzz.probe import NO_LIMITS, ROSTER, TOKEN
+from tests.api.fuzz.probe import CARNET, CONFIG, NO_LIMITS, ROSTER, TOKEN
 from tests.conftest import Apps
 
 
@@ -31,5 +31,17 @@ def stored(unlimited_app: FastAPI) -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture
-def api_schema(unlimited_app: FastAPI, stored: dict[str, Any]) -> schemathesis.BaseSchema:
-    return schemathesis.openapi.from_asgi("/openapi.json", unlimited_app)
+def carnet(unlimited_app: FastAPI) -> Iterator[dict[str, Any]]:
+    """A carnet made through the API: its id and key (a rotation's case changes the key)."""
+    with TestClient(unlimited_app) as client:
+        created = client.post("/api/v1/carnets")
+        assert created.status_code == 201
+        CARNET.update(id=created.json()["id"], key=created.json()["key"])
+        yield created.json()
+
+
+@pytest.fixture
+def api_schema(
+    unlimited_app: FastAPI, stored: dict[str, Any], carnet: dict[str, Any]
+) -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_asgi("/openapi.json", unlimited_app, config=CONFIG)

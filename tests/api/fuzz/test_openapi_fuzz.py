@@ -2,14 +2,24 @@
 fuzz runs in the test_fuzz_*.py files beside this one), and the requests the fuzz found,
 sent byte for byte."""
 
+import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.api.fuzz.probe import PARTS, body_is_valid, part_of, repeats_entry_ids
+from tests.api.fuzz.probe import (
+    PARTS,
+    a_carnet_file,
+    beyond_free_json_bounds,
+    body_is_valid,
+    part_of,
+    repeats_entry_ids,
+    weak_if_match,
+)
 
 
 def test_the_document_says_what_the_roster_routes_need(unlimited_app: FastAPI) -> None:
@@ -63,6 +73,30 @@ def test_only_repeated_entry_ids_are_excused() -> None:
     assert not repeats_entry_ids({"entries": [{"id": "a"}, {"id": "b"}, {"id": None}, {}]})
     assert not repeats_entry_ids({"entries": [{"id": None}, {"id": None}]})
     assert not repeats_entry_ids([{"id": "a"}, {"id": "a"}])
+
+
+def test_only_weak_tags_and_format_valid_files_are_excused(
+    api_schema: schemathesis.BaseSchema,
+) -> None:
+    restore = api_schema["/api/v1/rosters/{roster_id}/versions/{version}/restore"]["POST"]
+    assert weak_if_match(restore.Case(headers={"If-Match": ' W/"3"'}))
+    assert not weak_if_match(restore.Case(headers={"If-Match": '"3"'}))
+    assert not weak_if_match(restore.Case())
+    odd = {
+        "format": "caserne-carnet",
+        "format_version": 1,
+        "exported_at": "2026-12-01T00:00:00Z",
+        "rosters": [{"system": "warhammer", "document": {"system": "warhammer"}}],
+    }
+    assert a_carnet_file("import_carnet", odd)
+    assert not a_carnet_file("import_carnet", {**odd, "rosters": [{"document": {}}]})
+    assert not a_carnet_file("import_carnet", [odd])
+    assert not a_carnet_file("create_roster", odd)
+    answers = ((422, "int_too_large", True), (422, "missing", False), (413, "json_too_deep", False))
+    for status, code, excused in answers:
+        problem = {"errors": [{"loc": ["body"], "msg": "", "code": code}]}
+        answer = SimpleNamespace(status_code=status, content=json.dumps(problem).encode())
+        assert beyond_free_json_bounds(answer) is excused, code
 
 
 def test_a_body_made_valid_is_told_from_a_negative_one(api_schema: schemathesis.BaseSchema) -> None:
