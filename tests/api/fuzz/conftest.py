@@ -1,5 +1,5 @@
-"""The OpenAPI fuzz's fixtures (probe.py): an app without rate limits, a roster stored
-through the API, and the app's document loaded by schemathesis."""
+"""The OpenAPI fuzz's fixtures (probe.py): an app without rate limits, a roster stored and
+a carnet made through the API, and the app's document loaded by schemathesis."""
 
 from collections.abc import Iterator
 from typing import Any

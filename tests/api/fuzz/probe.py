@@ -1,9 +1,10 @@
 """The OpenAPI fuzz's probing logic: the whole OpenAPI surface under schemathesis, every
 generated request getting an answer that matches the document (status, content type, body
-schema, and every header it carries declared) and never a 500; every problem's first code is
-a documented one (issue 28). The roster routes are reached with a stored roster and its edit
-token (issue 13, finding 7: random ids and tokens only ever met 401/404); the app has no
-rate limits (a 429 where the document expects a 401 was a flake).
+schema, and every header it carries declared) and never a 500; every problem's first code
+is a documented one (issue 28). The roster routes are reached with a stored roster and its
+edit token (issue 13, finding 7: random ids and tokens only ever met 401/404), the carnet
+routes (the carnet file's export and import among them) with a stored carnet and its key;
+the app has no rate limits (a 429 where the document expects a 401 was a flake).
 
 The operations are fuzzed in parts, one test file a part (test_fuzz_*.py beside this one),
 so that the parallel workers share them: as one test, the fuzz was the suite's long pole

@@ -75,6 +75,30 @@ def test_only_repeated_entry_ids_are_excused() -> None:
     assert not repeats_entry_ids([{"id": "a"}, {"id": "a"}])
 
 
+def test_only_weak_tags_and_format_valid_files_are_excused(
+    api_schema: schemathesis.BaseSchema,
+) -> None:
+    restore = api_schema["/api/v1/rosters/{roster_id}/versions/{version}/restore"]["POST"]
+    assert weak_if_match(restore.Case(headers={"If-Match": ' W/"3"'}))
+    assert not weak_if_match(restore.Case(headers={"If-Match": '"3"'}))
+    assert not weak_if_match(restore.Case())
+    odd = {
+        "format": "caserne-carnet",
+        "format_version": 1,
+        "exported_at": "2026-12-01T00:00:00Z",
+        "rosters": [{"system": "warhammer", "document": {"system": "warhammer"}}],
+    }
+    assert a_carnet_file("import_carnet", odd)
+    assert not a_carnet_file("import_carnet", {**odd, "rosters": [{"document": {}}]})
+    assert not a_carnet_file("import_carnet", [odd])
+    assert not a_carnet_file("create_roster", odd)
+    answers = ((422, "int_too_large", True), (422, "missing", False), (413, "json_too_deep", False))
+    for status, code, excused in answers:
+        problem = {"errors": [{"loc": ["body"], "msg": "", "code": code}]}
+        answer = SimpleNamespace(status_code=status, content=json.dumps(problem).encode())
+        assert beyond_free_json_bounds(answer) is excused, code
+
+
 def test_a_body_made_valid_is_told_from_a_negative_one(api_schema: schemathesis.BaseSchema) -> None:
     """The excuse above holds only where the document accepts the body."""
     operation = api_schema["/api/v1/systems/bastos/odds"]["POST"]
@@ -140,27 +164,3 @@ def test_the_crafted_inputs_of_issue_25(
         response = case.call()
         assert response.status_code == 422, (name, response.text[:300])
         case.validate_response(response)
-
-
-def test_only_weak_tags_and_format_valid_files_are_excused(
-    api_schema: schemathesis.BaseSchema,
-) -> None:
-    restore = api_schema["/api/v1/rosters/{roster_id}/versions/{version}/restore"]["POST"]
-    assert weak_if_match(restore.Case(headers={"If-Match": ' W/"3"'}))
-    assert not weak_if_match(restore.Case(headers={"If-Match": '"3"'}))
-    assert not weak_if_match(restore.Case())
-    odd = {
-        "format": "caserne-carnet",
-        "format_version": 1,
-        "exported_at": "2026-12-01T00:00:00Z",
-        "rosters": [{"system": "warhammer", "document": {"system": "warhammer"}}],
-    }
-    assert a_carnet_file("import_carnet", odd)
-    assert not a_carnet_file("import_carnet", {**odd, "rosters": [{"document": {}}]})
-    assert not a_carnet_file("import_carnet", [odd])
-    assert not a_carnet_file("create_roster", odd)
-    answers = ((422, "int_too_large", True), (422, "missing", False), (413, "json_too_deep", False))
-    for status, code, excused in answers:
-        problem = {"errors": [{"loc": ["body"], "msg": "", "code": code}]}
-        answer = SimpleNamespace(status_code=status, content=json.dumps(problem).encode())
-        assert beyond_free_json_bounds(answer) is excused, code
