@@ -85,7 +85,7 @@ class UnknownSystem(Refusal):
         super().__init__(f"unknown game system {system!r}")
 
 
-def published_content(system: AnySystem, document: BookDocument) -> tuple[dict[str, Any], str]:
+def published_content(system: AnySystem, document: BookDocument) -> store.Published:
     """What a published version of `document` freezes (its units as the system checks them
     today), and its etag; TooLarge past SNAPSHOT_MAX_BYTES."""
     content = {
@@ -97,7 +97,8 @@ def published_content(system: AnySystem, document: BookDocument) -> tuple[dict[s
         "units": [unit.model_dump(mode="json") for unit in document.units],
         "validation": validate_book(system, document).model_dump(mode="json"),
     }
-    return content, hashlib.sha256(encoded(content, "book", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+    etag = hashlib.sha256(encoded(content, "book", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+    return store.Published(system.id, content, etag)
 
 
 @dataclass
@@ -194,17 +195,12 @@ class BookService:
     def publish(self, book: Book) -> tuple[BookShare, bool]:
         """Freezes the book as it is; an unchanged book answers its last version (False)."""
         document = self.document(book)
-        content, etag = published_content(self.system(book.system), document)
+        published = published_content(self.system(book.system), document)
         last = store.latest_book_share(session=self.session, book_id=book.id)
-        if last is not None and last.etag == etag:
+        if last is not None and last.etag == published.etag:
             return last, False
         share = store.create_book_share(
-            session=self.session,
-            book_id=book.id,
-            version=book.version,
-            system=book.system,
-            snapshot=content,
-            etag=etag,
+            session=self.session, book_id=book.id, version=book.version, published=published
         )
         return share, True
 

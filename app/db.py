@@ -3,7 +3,7 @@ and the primary's session dependency; the read sessions' is app/deps.py's ReadSe
 
 import json
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, asynccontextmanager
 from contextvars import ContextVar
 from typing import Annotated, Any, TypeVar
 
@@ -156,12 +156,11 @@ async def close(
         )
 
 
-async def get_session(request: Request) -> AsyncIterator[Session]:
-    """The request's session on the primary database (DATABASE_URL): every write, and every
-    read that must see the writes (the public reads' is app/deps.py's ReadSessionDep).
-    Opened on the event loop (a session does no I/O before its first query), closed by
-    `close`. A plain generator would cost two trips to the thread pool and back (issue 19)."""
-    manager = request.app.state.session_factory()
+@asynccontextmanager
+async def opened(manager: AbstractContextManager[Session]) -> AsyncIterator[Session]:
+    """A request's session, `manager`'s: opened on the event loop (a session does no I/O
+    before its first query), closed by `close`, the request's error (if any) passed on. A
+    plain generator would cost two trips to the thread pool and back (issue 19)."""
     session = manager.__enter__()
     try:
         yield session
@@ -169,6 +168,13 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
         await close(manager, session, error)
         raise
     await close(manager, session, None)
+
+
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session on the primary database (DATABASE_URL): every write, and every
+    read that must see the writes (the public reads' is app/deps.py's ReadSessionDep)."""
+    async with opened(request.app.state.session_factory()) as session:
+        yield session
 
 
 SessionDep = Annotated[Session, Depends(get_session)]

@@ -22,7 +22,7 @@ from fastapi import Depends, Request
 from sqlmodel import Session
 
 from app.carnet_service import CarnetService
-from app.db import PRIMARY, SessionDep, close
+from app.db import PRIMARY, SessionDep, opened
 from app.roster_service import RosterService
 from app.security.cookies import holds_access_cookie
 
@@ -59,15 +59,9 @@ async def get_read_session(request: Request, session: SessionDep) -> AsyncIterat
     if not reads_elsewhere(request):
         yield session
         return
-    manager = request.app.state.read_session_factory()
-    read = manager.__enter__()
-    read.info[PRIMARY] = session
-    try:
+    async with opened(request.app.state.read_session_factory()) as read:
+        read.info[PRIMARY] = session
         yield read
-    except BaseException as error:
-        await close(manager, read, error)
-        raise
-    await close(manager, read, None)
 
 
 @contextmanager

@@ -171,6 +171,10 @@ HEADERS: dict[str, dict[str, Any]] = {
         "private, no-store",
     ),
     "Location": _header("The path of the resource just created.", "/api/v1/rosters/abc"),
+    "Content-Disposition": _header(
+        "A download: the file's name to save it under.",
+        'attachment; filename="carnet-caserne-2026-12-06.json"',
+    ),
     "WWW-Authenticate": _header("The scheme to authenticate with.", "Bearer"),
     "Allow": _header("The methods this path answers.", "GET, POST"),
     "Retry-After": {
@@ -216,6 +220,11 @@ SENT: dict[str, dict[str, tuple[str, ...]]] = {
     "record_battle": {"201": ("ETag", "Location")},
     "list_battles": {"200": ("Cache-Control",)},
     "create_campaign": {"201": ("Location",)},
+    "list_roster_versions": {"200": ("Cache-Control",)},
+    "get_roster_version": {"200": ("Cache-Control",)},
+    "restore_roster_version": {"200": ("ETag",)},
+    "export_carnet": {"200": ("Cache-Control", "Content-Disposition")},
+    "carnet_export_schema": {"200": ("Cache-Control",)},
 }
 # By status, wherever the operation answers it.
 SENT_ON = {

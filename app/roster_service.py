@@ -37,6 +37,7 @@ __all__ = [
     "WrongSystem",
     "card",
     "check",
+    "frozen_share",
     "snapshot",
 ]
 
@@ -183,6 +184,17 @@ def snapshot(system: AnySystem, document: BaseModel) -> dict[str, Any]:
         "validation": result.model_dump(mode="json"),
         "summary": summary.model_dump(mode="json"),
     }
+
+
+def frozen_share(
+    system: AnySystem, content: dict[str, Any], limit: int | None = None
+) -> store.Frozen:
+    """A share of `content` (a `snapshot`, and what a feature adds to it) built with
+    `system`'s catalogue; its etag, the hash of its canonical JSON. TooLarge past `limit`
+    (SNAPSHOT_MAX_BYTES unless said)."""
+    bound = SNAPSHOT_MAX_BYTES if limit is None else limit
+    etag = hashlib.sha256(encoded(content, "share", bound)).hexdigest()[:32]
+    return store.Frozen(system.id, system.catalogue_version, content, etag)
 
 
 def entries_changed(
@@ -372,18 +384,11 @@ class RosterService:
         """An immutable snapshot pinned to the catalogue version it was built with, and
         whether it is new: an unchanged roster keeps its last share (same code)."""
         system = self.system(roster)
-        frozen = snapshot(system, document if document is not None else self.document(roster))
-        canonical = encoded(frozen, "share", SNAPSHOT_MAX_BYTES)
-        etag = hashlib.sha256(canonical).hexdigest()[:32]
-        existing = store.find_share(session=self.session, roster_id=roster.id, etag=etag)
+        made = frozen_share(
+            system, snapshot(system, document if document is not None else self.document(roster))
+        )
+        existing = store.find_share(session=self.session, roster_id=roster.id, etag=made.etag)
         if existing is not None:
             return existing, False
-        share = store.create_share(
-            session=self.session,
-            roster_id=roster.id,
-            system=system.id,
-            catalogue_version=system.catalogue_version,
-            snapshot=frozen,
-            etag=etag,
-        )
+        share = store.create_share(session=self.session, roster_id=roster.id, frozen=made)
         return share, True

@@ -4,7 +4,7 @@ number and string is bounded where it enters."""
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.systems.inputs import INPUT, NO_NUL, Between, FreeObject
 
@@ -46,6 +46,21 @@ class FighterIn(BaseModel):
         None, description="The figure's new Rep, if any."
     )
     state: StateName | None = Field(None, description="Unchanged when absent.")
+
+
+class RecordedFighter(FighterIn):
+    """A fighter as a ledger line keeps him (app/campaigns/recording.py's line_row; a carnet
+    file's `fighters`): what the battle said of him, with his entry's place, stable id,
+    figures and name after it. A key it does not name is let through: a newer server may
+    write one in the same format version."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    id: str | None = Field(
+        None, description="The entry's stable id (none on lines older than entry ids)."
+    )
+    count: int | None = Field(None, description="The entry's figures after the battle.")
+    name: str = Field("", description="The entry's name when the battle was recorded.")
 
 
 # An ISO date as `date.fromisoformat` reads it: years 0001-9999, months 01-12, days 01-31

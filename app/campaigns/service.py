@@ -2,7 +2,6 @@
 alike: record a battle, list a ledger, create a campaign, join it, read its standings.
 Refusals are the exceptions below (the edges answer them); `ledger` does the arithmetic."""
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,11 +23,10 @@ from app.campaigns.models import BattleIn, CampaignIn
 from app.campaigns.report import RESULTS
 from app.roster_service import (
     ROSTER_MAX_BYTES,
-    SNAPSHOT_MAX_BYTES,
     RosterService,
     StaleVersion,
     card,
-    encoded,
+    frozen_share,
     snapshot,
     stored_json,
 )
@@ -109,22 +107,18 @@ class CampaignService:
             roster, stored, text, (after.whole, after.active, made), heading=heading
         )
         line = recording.line_row(system, body, after, stored, number, points)
-        frozen = {
-            **snapshot(system, after.active),
-            "ledger": {"roster": roster.id, "battle": number, "states": after.states},
-        }
-        etag = hashlib.sha256(encoded(frozen, "share", SNAPSHOT_MAX_BYTES)).hexdigest()[:32]
+        share = frozen_share(
+            system,
+            {
+                **snapshot(system, after.active),
+                "ledger": {"roster": roster.id, "battle": number, "states": after.states},
+            },
+        )
         line.update(campaign_id=campaign, opponent_roster_id=opponent)
         if opponent is not None and body.corrects is None:
             line["verdict"] = "pending"
         if same is not None:
             line.update(verdict="confirmed", confirms_id=same.id)
-        share = {
-            "system": system.id,
-            "catalogue_version": system.catalogue_version,
-            "snapshot": frozen,
-            "etag": etag,
-        }
         try:
             return store.record(
                 session=self.session,

@@ -2,19 +2,17 @@
 recorded, the gang's state after it (a copy of its share, when this server has it), the
 lines that recorded a battle again named again."""
 
-import hashlib
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel
 
 from app.carnet_file.models import LINE_FIELDS, FileLine
 from app.carnet_file.state import RestoreState
-from app.roster_service import encoded, snapshot
+from app.roster_service import frozen_share, snapshot
 from app.store import carnet_file as store
 from app.store.models import Battle, Roster, Share, utcnow
-from app.store.rosters import create_share
+from app.store.rosters import Frozen, create_share
 
 
 class LedgerSteps(RestoreState):
@@ -77,31 +75,21 @@ class LedgerSteps(RestoreState):
             content = dict(old.snapshot)
             if isinstance(content.get("ledger"), dict):
                 content["ledger"] = {**content["ledger"], "roster": roster.id}
-            return self.new_share(roster, content, old.catalogue_version, old.etag, old.created_at)
+            copied = Frozen(roster.system, old.catalogue_version, content, old.etag)
+            return self.new_share(roster, copied, old.created_at)
         self.skip(
             where, "battle_state", "The gang's state after this battle is not on this server."
         )
         if not fallback:
             system = self.systems[roster.system]
             content = {**snapshot(system, parsed), "ledger": {"roster": roster.id}}
-            etag = hashlib.sha256(encoded(content, "share", 1 << 30)).hexdigest()[:32]
-            fallback.append(
-                self.new_share(roster, content, system.catalogue_version, etag, utcnow())
-            )
+            made = frozen_share(system, content, 1 << 30)
+            fallback.append(self.new_share(roster, made, utcnow()))
         return fallback[0]
 
-    def new_share(
-        self, roster: Roster, content: dict[str, Any], catalogue: str, etag: str, when: datetime
-    ) -> Share:
+    def new_share(self, roster: Roster, made: Frozen, when: datetime) -> Share:
         return create_share(
-            session=self.session,
-            roster_id=roster.id,
-            system=roster.system,
-            catalogue_version=catalogue,
-            snapshot=content,
-            etag=etag,
-            created_at=when,
-            commit=False,
+            session=self.session, roster_id=roster.id, frozen=made, created_at=when, commit=False
         )
 
     def confirm(self, lines: Mapping[tuple[int, int], tuple[Battle, FileLine]]) -> None:

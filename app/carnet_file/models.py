@@ -6,10 +6,10 @@ GET /api/v1/schemas/carnet-export."""
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from app.campaigns.models import ISO_DATE, ResultName, VerdictName
+from app.campaigns.models import ISO_DATE, RecordedFighter, ResultName, VerdictName
 from app.carnet_service import CARNET_MAX_ROSTERS
 from app.systems.books import BOOK_MAX_UNITS
 from app.systems.inputs import JSON_MAX_DEPTH, NO_NUL, Between, FreeObject, free_json_refusal
@@ -69,6 +69,18 @@ class FileBook(FileRoster):
     published: list[PublishedVersion] = Field(default_factory=list, max_length=MAX_PUBLISHED)
 
 
+def _readable(fighter: dict[str, Any]) -> dict[str, Any]:
+    """A fighter the ledger can read back (RecordedFighter: a line without `entry`, a change
+    without `stat`, was a 500 when its gang was counted), kept as the file says it."""
+    RecordedFighter.model_validate(fighter)
+    return fighter
+
+
+# Free JSON in the format's schema (docs/carnet-file.schema.json), checked as the ledger
+# keeps a fighter (the API's document types it so: app/api/v1/typed_file.py).
+Fighter = Annotated[FreeObject, AfterValidator(_readable)]
+
+
 class SameBattle(BaseModel):
     model_config = FILE
 
@@ -107,7 +119,7 @@ class FileLine(BaseModel):
     points: Annotated[int, Between(-(2**31), 2**31 - 1)] | None = None
     score: FreeObject | None = None
     notes: str = Field("", max_length=2000, pattern=NO_NUL)
-    fighters: list[FreeObject] = Field(default_factory=list, max_length=200)
+    fighters: list[Fighter] = Field(default_factory=list, max_length=200)
     recruits: list[FreeObject] = Field(default_factory=list, max_length=200)
     corrects: Number | None = None
     campaign: Annotated[int, Between(0, MAX_CAMPAIGNS - 1)] | None = None

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel
 from sqlmodel import Session
 
 from app import hooks
@@ -20,15 +19,10 @@ from app.carnet_file.state import Restored
 from app.carnet_service import CARNET_MAX_ROSTERS, CarnetFull
 from app.dates import french_date
 from app.roster_history import points_of
-from app.roster_service import (
-    ROSTER_MAX_BYTES,
-    card,
-    encoded,
-    stored_json,
-)
+from app.roster_service import ROSTER_MAX_BYTES, card
 from app.store import carnet_file as store
 from app.store import carnets as carnet_store
-from app.store.books import create_book_share
+from app.store.books import Published, create_book_share
 from app.store.models import (
     Book,
     Campaign,
@@ -96,13 +90,8 @@ class Restore(LedgerSteps):
         if system is None:
             return
 
-        def book_document() -> tuple[BookDocument, dict[str, Any]]:
-            parsed = BookDocument.model_validate({**document, "system": system_id})
-            stored = parsed.model_dump(mode="json")
-            encoded(stored, "book", BOOK_MAX_BYTES)
-            return parsed, stored
-
-        found = self.parsed(path, book_document)
+        with_system = {**document, "system": system_id}
+        found = self.stored(path, BookDocument, with_system, "book", BOOK_MAX_BYTES)
         if found is None:
             return
         parsed, stored = found
@@ -126,7 +115,7 @@ class Restore(LedgerSteps):
     ) -> None:
         """A published version of the book, under a new code the lists' sources follow."""
 
-        def frozen() -> tuple[dict[str, Any], str]:
+        def frozen() -> Published:
             units = {"units": version.units, "description": version.description}
             document = BookDocument.model_validate(
                 {"system": system.id, "name": version.name, "army": version.army, **units}
@@ -140,9 +129,7 @@ class Restore(LedgerSteps):
             session=self.session,
             book_id=book.id,
             version=version.version,
-            system=system.id,
-            snapshot=found[0],
-            etag=found[1],
+            published=found,
             created_at=version.created_at,
             commit=False,
         )
@@ -163,13 +150,8 @@ class Restore(LedgerSteps):
         if system is None:
             return
 
-        def roster_document() -> tuple[BaseModel, dict[str, Any]]:
-            parsed = system.roster_model.model_validate(with_codes(document, self.codes))
-            stored = parsed.model_dump(mode="json")
-            stored_json(stored, "roster", ROSTER_MAX_BYTES)
-            return parsed, stored
-
-        found = self.parsed(path, roster_document)
+        renamed = with_codes(document, self.codes)
+        found = self.stored(path, system.roster_model, renamed, "roster", ROSTER_MAX_BYTES)
         if found is None:
             return
         parsed, stored = found

@@ -3,17 +3,18 @@ new rows by their index in the file, the book versions' new codes, what was skip
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session
 
 from app.carnet_file.models import CarnetFile
-from app.roster_service import TooLarge, UnstorableText
+from app.roster_service import TooLarge, UnstorableText, stored_json
 from app.store.models import Campaign, Carnet, Roster
 from app.systems.base import AnySystem
 
 T = TypeVar("T")
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,20 @@ class RestoreState:
         if found is None:
             self.skip(path, "unknown_system", f"No game system {system_id!r} on this server.")
         return found
+
+    def stored(
+        self, path: str, model: type[ModelT], document: Any, what: str, limit: int
+    ) -> tuple[ModelT, dict[str, Any]] | None:
+        """`document` as `model` reads it and as it would be stored (its JSON within
+        `limit` bytes), or None: skipped, as `parsed` says."""
+
+        def parse() -> tuple[ModelT, dict[str, Any]]:
+            parsed = model.model_validate(document)
+            stored = parsed.model_dump(mode="json")
+            stored_json(stored, what, limit)
+            return parsed, stored
+
+        return self.parsed(path, parse)
 
     def parsed(self, path: str, parse: Callable[[], T]) -> T | None:
         """What `parse` makes of a part of the file, or None: a document today's catalogue

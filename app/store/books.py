@@ -2,7 +2,7 @@
 one code path for both databases."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -14,6 +14,7 @@ from app.store.models import Book, BookShare, utcnow
 from app.store.rosters import StaleVersion, create_held, insert_at_free_code
 
 __all__ = [
+    "Published",
     "StaleVersion",
     "books_of_carnet",
     "create_book",
@@ -72,14 +73,21 @@ def books_of_carnet(*, session: Session, carnet_id: str) -> list[Book]:
     return list(session.exec(query).all())
 
 
+class Published(NamedTuple):
+    """What a published version holds but for its code, book, version and moment: the
+    system, the snapshot and its etag (app/book_service.py `published_content` makes it)."""
+
+    system: str
+    snapshot: dict[str, Any]
+    etag: str
+
+
 def create_book_share(
     *,
     session: Session,
     book_id: str,
     version: int,
-    system: str,
-    snapshot: dict[str, Any],
-    etag: str,
+    published: Published,
     created_at: datetime | None = None,
     commit: bool = True,
 ) -> BookShare:
@@ -87,15 +95,9 @@ def create_book_share(
     `created_at`, `commit`: as create_share's (a restored book's versions)."""
 
     def share(code: str) -> BookShare:
-        return BookShare(
-            code=code,
-            book_id=book_id,
-            version=version,
-            system=system,
-            snapshot=snapshot,
-            etag=etag,
-            created_at=created_at or utcnow(),
-        )
+        moment = created_at or utcnow()
+        fields = published._asdict()
+        return BookShare(code=code, book_id=book_id, version=version, created_at=moment, **fields)
 
     return insert_at_free_code(session, share, commit=commit)
 

@@ -24,7 +24,7 @@ from app.store.models import (
     Share,
     utcnow,
 )
-from app.store.rosters import hash_token, new_share_code, new_token
+from app.store.rosters import Frozen, hash_token, new_share_code, new_token
 
 
 class Lost(Exception):
@@ -329,7 +329,7 @@ def record(
     document: dict[str, Any],
     card: dict[str, Any],
     battle: dict[str, Any],
-    share: dict[str, Any],
+    share: Frozen,
     confirms: Battle | None = None,
     history: Kept | None = None,
 ) -> tuple[Battle, Share]:
@@ -362,7 +362,7 @@ def record(
             kept=history,
             stamp=stamp,
         )
-    stored_share = Share(code=code, roster_id=roster.id, **share)
+    stored_share = Share(code=code, roster_id=roster.id, **share._asdict())
     line = Battle(roster_id=roster.id, share_code=code, **battle)
     session.add(stored_share)
     session.add(line)

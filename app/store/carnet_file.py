@@ -4,7 +4,7 @@ caller's transaction (it commits once: a file comes in whole or not at all)."""
 
 import secrets
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import Session, col, select
 
@@ -21,16 +21,25 @@ from app.store.models import (
 )
 from app.store.rosters import hash_token, new_token
 
+RowT = TypeVar("RowT", BookShare, Battle, Share)
+HeldT = TypeVar("HeldT", Roster, Campaign)
+
+
+def _held(session: Session, model: type[HeldT], link: Any, carnet_id: str) -> list[HeldT]:
+    """The carnet's rows of `model`, oldest first (a file's order): those its link table
+    names in `link` (CarnetRoster.roster_id, CarnetCampaign.campaign_id)."""
+    query = (
+        select(model)
+        .join(link.class_, col(link) == col(model.id))
+        .where(link.class_.carnet_id == carnet_id)
+        .order_by(col(model.created_at), col(model.id))
+    )
+    return list(session.exec(query).all())
+
 
 def held_rosters(*, session: Session, carnet_id: str) -> list[Roster]:
     """The carnet's lists, documents loaded, oldest first (a file's order)."""
-    query = (
-        select(Roster)
-        .join(CarnetRoster, col(CarnetRoster.roster_id) == col(Roster.id))
-        .where(CarnetRoster.carnet_id == carnet_id)
-        .order_by(col(Roster.created_at), col(Roster.id))
-    )
-    return list(session.exec(query).all())
+    return _held(session, Roster, CarnetRoster.roster_id, carnet_id)
 
 
 def held_books(*, session: Session, carnet_id: str) -> list[Book]:
@@ -40,41 +49,32 @@ def held_books(*, session: Session, carnet_id: str) -> list[Book]:
     return list(session.exec(query).all())
 
 
+def _among(
+    session: Session, model: type[RowT], column: Any, ids: Iterable[str], *order: Any
+) -> list[RowT]:
+    """The rows of `model` whose `column` is one of `ids`, in `order` (no ids: no query)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return []
+    query = select(model).where(col(column).in_(wanted))
+    return list(session.exec(query.order_by(*order) if order else query).all())
+
+
 def published(*, session: Session, book_ids: Iterable[str]) -> list[BookShare]:
     """The published versions of these books, oldest first."""
-    ids = sorted(set(book_ids))
-    if not ids:
-        return []
-    query = (
-        select(BookShare)
-        .where(col(BookShare.book_id).in_(ids))
-        .order_by(col(BookShare.book_id), col(BookShare.version), col(BookShare.created_at))
-    )
-    return list(session.exec(query).all())
+    order = (col(BookShare.book_id), col(BookShare.version), col(BookShare.created_at))
+    return _among(session, BookShare, BookShare.book_id, book_ids, *order)
 
 
 def ledgers(*, session: Session, roster_ids: Iterable[str]) -> list[Battle]:
     """The battle lines these lists recorded, by list then number."""
-    ids = sorted(set(roster_ids))
-    if not ids:
-        return []
-    query = (
-        select(Battle)
-        .where(col(Battle.roster_id).in_(ids))
-        .order_by(col(Battle.roster_id), col(Battle.number))
-    )
-    return list(session.exec(query).all())
+    order = (col(Battle.roster_id), col(Battle.number))
+    return _among(session, Battle, Battle.roster_id, roster_ids, *order)
 
 
 def campaigns_of(*, session: Session, carnet_id: str) -> list[Campaign]:
     """The campaigns the carnet organises, oldest first."""
-    query = (
-        select(Campaign)
-        .join(CarnetCampaign, col(CarnetCampaign.campaign_id) == col(Campaign.id))
-        .where(CarnetCampaign.carnet_id == carnet_id)
-        .order_by(col(Campaign.created_at), col(Campaign.id))
-    )
-    return list(session.exec(query).all())
+    return _held(session, Campaign, CarnetCampaign.campaign_id, carnet_id)
 
 
 def gangs_of(*, session: Session, campaign_ids: Iterable[str]) -> list[tuple[str, str]]:
@@ -91,11 +91,7 @@ def gangs_of(*, session: Session, campaign_ids: Iterable[str]) -> list[tuple[str
 
 
 def shares(*, session: Session, codes: Iterable[str]) -> dict[str, Share]:
-    wanted = sorted(set(codes))
-    if not wanted:
-        return {}
-    query = select(Share).where(col(Share.code).in_(wanted))
-    return {share.code: share for share in session.exec(query).all()}
+    return {share.code: share for share in _among(session, Share, Share.code, codes)}
 
 
 def new_row(model: type[Any], **fields: Any) -> Any:

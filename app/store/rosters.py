@@ -205,14 +205,22 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+class Frozen(NamedTuple):
+    """What a share holds but for its code, list and moment: the system and catalogue
+    version it was built with, the snapshot and its etag (app/roster_service.py `frozen_share`
+    makes one; a restored ledger copies one)."""
+
+    system: str
+    catalogue_version: str
+    snapshot: dict[str, Any]
+    etag: str
+
+
 def create_share(
     *,
     session: Session,
     roster_id: str | None,
-    system: str,
-    catalogue_version: str,
-    snapshot: dict[str, Any],
-    etag: str,
+    frozen: Frozen,
     created_at: datetime | None = None,
     commit: bool = True,
 ) -> Share:
@@ -221,15 +229,8 @@ def create_share(
     insert_at_free_code's."""
 
     def share(code: str) -> Share:
-        return Share(
-            code=code,
-            roster_id=roster_id,
-            system=system,
-            catalogue_version=catalogue_version,
-            snapshot=snapshot,
-            etag=etag,
-            created_at=created_at or utcnow(),
-        )
+        moment = created_at or utcnow()
+        return Share(code=code, roster_id=roster_id, created_at=moment, **frozen._asdict())
 
     return insert_at_free_code(session, share, commit=commit)
 

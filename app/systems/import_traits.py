@@ -10,6 +10,10 @@ system, and the conformance check (app/systems/conformance.py) holds the reader 
 system's own exports: every example list, exported in each format and read back, shows
 the same lines and totals.
 
+A system's reader takes this module whole, as its toolkit (`from app.systems import
+import_traits as kit`: `kit.Named`, `kit.fold`...), rather than each reader listing the
+same names again.
+
 Pure: no I/O. docs/import.md says what each format carries and what a reader returns.
 """
 

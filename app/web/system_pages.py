@@ -29,7 +29,14 @@ from app.web.deps import ChosenRoster, FormDep
 from app.web.editor_form import BookPick
 from app.web.forms import error_text, field_errors, roster_choices
 from app.web.render import html_error, is_htmx, render
-from app.web.targets import EditedEntry, Target, edited_entry, target_of
+from app.web.targets import (
+    CreatorQueryDep,
+    EditedEntry,
+    Target,
+    TargetQueryDep,
+    edited_entry,
+    target_of,
+)
 from app.web.toolkit import (
     add_entry_to_roster,
     add_unit_to_book,
@@ -198,38 +205,25 @@ class SystemPages(Generic[SystemT]):
 
     def _catalogue_route(self, router: APIRouter) -> None:
         @router.get("/catalogue")
-        def catalogue(
-            request: Request,
-            session: ReadSessionDep,
-            liste: str | None = None,
-            ajoute: str | None = None,
-        ) -> Response:
+        def catalogue(request: Request, session: ReadSessionDep, to: TargetQueryDep) -> Response:
             context = {
                 "system": self.system,
                 "my_rosters": roster_choices(request, session, self.system_id),
-                "target": self.target_of(request, session, liste, added=ajoute is not None),
+                "target": self.target_of(request, session, to.liste, added=to.added),
                 **self.context(),
             }
             return render(request, f"systems/{self.system_id}/catalogue.html", context)
 
     def _creator_routes(self, router: APIRouter) -> None:
         @router.get("/createur")
-        def creator(
-            request: Request,
-            session: ReadSessionDep,
-            liste: str | None = None,
-            entree: str | None = None,
-            ajoute: str | None = None,
-            livre: str | None = None,
-            unite: str | None = None,
-        ) -> Response:
-            self.note_book_target(request, session, livre)
-            if unite is not None:
-                return self.book_unit_page(request, session, unite)
-            if entree is None:
-                target = self.target_of(request, session, liste, added=ajoute is not None)
+        def creator(request: Request, session: ReadSessionDep, opened: CreatorQueryDep) -> Response:
+            self.note_book_target(request, session, opened.livre)
+            if opened.unite is not None:
+                return self.book_unit_page(request, session, opened.unite)
+            if opened.entree is None:
+                target = self.target_of(request, session, opened.liste, added=opened.added)
                 return self.creator_page(request, session, self.default_unit(), target=target)
-            edited = self.edited_entry(request, session, liste, entree)
+            edited = self.edited_entry(request, session, opened.liste, opened.entree)
             values = self.reopened(edited.entry) if edited is not None else None
             if edited is None or values is None:
                 return html_error(request, 404, GONE)

@@ -3,9 +3,9 @@ list a creator edits in place (`EditedEntry`, from `?liste=&entree=`): found onl
 this browser may edit that list and it is of the page's system."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 from sqlmodel import Session
 
 from app.roster_history import entry_label
@@ -22,6 +22,35 @@ class Target:
     roster: Roster
     name: str
     added: str = ""  # « Ajouté à « X » : 1 × Jaffa. » after an add
+
+
+@dataclass(frozen=True)
+class TargetQuery:
+    """The query a catalogue or a creator is opened with to add to a list: `?liste=<id>`,
+    and `&ajoute=1` once it has just added to it (app/web/toolkit.py sends it back so)."""
+
+    liste: str | None = None
+    ajoute: str | None = None
+
+    @property
+    def added(self) -> bool:
+        return self.ajoute is not None
+
+
+@dataclass(frozen=True)
+class CreatorQuery(TargetQuery):
+    """A creator's query: a list to add to (as a catalogue's), or the row of that list it
+    edits in place (`&entree=<n>`), or the army book it adds to (`?livre=<id>`) and the
+    unit of that book it edits (`&unite=<id>`)."""
+
+    entree: str | None = None
+    livre: str | None = None
+    unite: str | None = None
+
+
+# The pages' dependencies: the query parameters, read by FastAPI from the fields above.
+TargetQueryDep = Annotated[TargetQuery, Depends()]
+CreatorQueryDep = Annotated[CreatorQuery, Depends()]
 
 
 @dataclass

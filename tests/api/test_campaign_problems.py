@@ -80,6 +80,21 @@ def test_a_refused_battle_line_has_a_documented_code(client: TestClient) -> None
     assert (nobody["code"], nobody["loc"]) == ("no_such_fighter", ["body", "fighters", 0, "entry"])
 
 
+def test_a_null_recruit_is_refused_where_it_is(client: TestClient) -> None:
+    """A recruit is a roster entry (an object): null was read as free JSON, then a 500 in
+    the ledger."""
+    gang = stored(client, orlocks())
+    response = battle(client, gang, 1, {"recruits": [None]})
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"] == [
+        {
+            "loc": ["body", "recruits", 0],
+            "msg": "Input should be a valid dictionary",
+            "code": "dict_type",
+        }
+    ]
+
+
 def test_every_ledger_code_is_documented() -> None:
     """Each code a campaign refusal raises in app/ (LedgerError's first argument)."""
     raised = set()

@@ -335,3 +335,94 @@ def test_the_key_is_needed(client: TestClient) -> None:
         client.post(f"{url}/import", json={}, headers={"Authorization": "Bearer faux"}).status_code
         == 403
     )
+
+
+def imported(client: TestClient, carnet: dict[str, Any], file: Any) -> Any:
+    answer = client.post(f"/api/v1/carnets/{carnet['id']}/import", json=file, headers=key(carnet))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_an_old_or_odd_file_comes_in_as_it_was(client: TestClient) -> None:
+    """What the API's document types as this server's (issue 28: documents, published units,
+    ledger lines) is read as the format reads it: a list or book of a system this server
+    does not serve, a document today's catalogue refuses, a published unit its engine
+    refuses, a line of an older server (fighters without ids, a score of another shape, a
+    recruit whose unit left the catalogue, a key a newer server wrote) still come in or are
+    skipped and said — never the whole file refused — and go out again as they came."""
+    carnet = make_carnet(client)
+    gang = orlocks("Les Anciens")
+    gang["entries"][1] = {"name": "Vieux", "custom": gang["entries"][1]["custom"]}  # no id
+    refused = {"id": "faux", "name": "Faux", "text": "", "definition": {"level": 7}}
+    book = {"system": "dcsystem", "name": "Vieux livre", "units": []}
+    line = {
+        "battle": 1,
+        "date": "2026-11-01",
+        "result": "win",
+        "score": {"ancien_barème": 3},
+        "fighters": [{"entry": 1, "xp": 4, "name": "Vieux", "blessure": "jambe"}],
+        "recruits": [{"unit": "ancienne_recrue", "count": 1, "name": "Bleu"}],
+    }
+    file = carnet_file(
+        rosters=[ELSEWHERE, {"name": "Les Anciens", "system": "necrowarzone", "document": gang}],
+        books=[
+            {**ELSEWHERE, "name": "Livre d'ailleurs"},
+            {
+                "name": "Vieux livre",
+                "system": "dcsystem",
+                "document": book,
+                "published": [
+                    {"code": "vieux1", "version": 1, "name": "Vieux livre", "units": [refused]}
+                ],
+            },
+        ],
+        gangs=[{"roster": 1, "battles": [line]}],
+    )
+    came = imported(client, carnet, file)
+    assert [(s["path"], s["code"]) for s in came["skipped"]] == [
+        ("books[0]", "unknown_system"),
+        ("rosters[0]", "unknown_system"),
+        ("gangs[0].battles[0]", "battle_state"),
+    ]
+    assert (len(came["rosters"]), len(came["books"]), came["battles"]) == (1, 1, 1)
+    again = exported(client, carnet)
+    [kept] = again["gangs"][0]["battles"]
+    assert {k: kept[k] for k in ("score", "fighters", "recruits")} == {
+        k: line[k] for k in ("score", "fighters", "recruits")
+    }
+    [version] = again["books"][0]["published"]
+    assert version["units"] == [refused]
+    read = client.get(f"/api/v1/rosters/{came['rosters'][0]['id']}/battles", headers=key(carnet))
+    assert read.status_code == 200, read.text
+    assert [(f["name"], f["xp"]) for f in read.json()["battles"][0]["fighters"]] == [("Vieux", 4)]
+    # Its export comes in again, whole (the gang's state is on this server now).
+    twice = imported(client, make_carnet(client), again)
+    assert (twice["skipped"], twice["battles"], len(twice["books"])) == ([], 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("fighter", "loc"),
+    [
+        ({"xp": 3}, ["entry"]),
+        ({"entry": 1, "changes": [{"by": 1}]}, ["changes", 0, "stat"]),
+        ({"entry": 1, "xp": "5"}, ["xp"]),
+    ],
+)
+def test_a_fighter_no_ledger_can_read_is_refused_by_its_path(
+    client: TestClient, fighter: dict[str, Any], loc: list[Any]
+) -> None:
+    """A line's fighter is read back by the ledger (its entry, changes, XP): one without
+    them was stored, then a 500 wherever the gang was counted (the restore's own history
+    first). Now a 422 naming it, nothing stored."""
+    carnet = make_carnet(client)
+    line = {"battle": 1, "date": "2026-12-01", "result": "win", "fighters": [fighter]}
+    file = carnet_file(
+        rosters=[{"name": "O", "system": "necrowarzone", "document": orlocks("O")}],
+        gangs=[{"roster": 0, "battles": [line]}],
+    )
+    answer = client.post(f"/api/v1/carnets/{carnet['id']}/import", json=file, headers=key(carnet))
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["errors"][0]
+    assert error["loc"] == ["body", "gangs", 0, "battles", 0, "fighters", 0, *loc]
+    listing = client.get(f"/api/v1/carnets/{carnet['id']}", headers=key(carnet)).json()
+    assert listing["rosters"] == []

@@ -1,11 +1,16 @@
 """The whole OpenAPI surface under schemathesis: every generated request gets an answer that
-matches the document (status, content type, body schema) and never a 500. The roster
-routes are reached with a stored roster and its edit token (issue 13, finding 7: random
-ids and tokens only ever met 401/404); the app has no rate limits (a 429 where the document
-expects a 401 was a flake)."""
+matches the document (status, content type, body schema, and every header it carries
+declared) and never a 500; every problem's first code is a documented one (issue 28). The
+roster routes are reached with a stored roster and its edit token (issue 13, finding 7:
+random ids and tokens only ever met 401/404), the carnet routes (the carnet file's export
+and import among them) with a stored carnet and its key; the app has no rate limits (a 429
+where the document expects a 401 was a flake)."""
 
+import json
 from collections.abc import Iterator
 from dataclasses import fields
+from functools import cache
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,6 +20,7 @@ import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import (
     ignored_auth,
@@ -25,7 +31,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.security.ratelimit import Limits
-from app.settings import Settings
+from app.settings import ROOT, Settings
+from tests.api.test_openapi_headers import TRANSPORT
+from tests.api.test_problem_codes import is_documented
 from tests.conftest import Apps
 
 NO_LIMITS = {f"rate_limit_{kind.name}": "" for kind in fields(Limits)}
@@ -48,8 +56,33 @@ def stored(unlimited_app: FastAPI) -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture
-def api_schema(unlimited_app: FastAPI, stored: dict[str, Any]) -> schemathesis.BaseSchema:
-    return schemathesis.openapi.from_asgi("/openapi.json", unlimited_app)
+def carnet(unlimited_app: FastAPI) -> Iterator[dict[str, Any]]:
+    """A carnet made through the API: its id and key (a rotation's case changes the key)."""
+    with TestClient(unlimited_app) as client:
+        created = client.post("/api/v1/carnets")
+        assert created.status_code == 201
+        CARNET.update(id=created.json()["id"], key=created.json()["key"])
+        yield created.json()
+
+
+@pytest.fixture
+def api_schema(
+    unlimited_app: FastAPI, stored: dict[str, Any], carnet: dict[str, Any]
+) -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_asgi("/openapi.json", unlimited_app, config=CONFIG)
+
+
+# import_carnet's body is a whole carnet file (every system's documents, books and ledger
+# lines): the coverage phase made 12,300 bodies of it, each sent to carnet `0` and
+# answered 404 before its body was read (5 minutes of the run, nothing learnt); its cases
+# come from the fuzzing phase, on the test's carnet.
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "operations": [
+            {"include-operation-id": "import_carnet", "phases": {"coverage": {"enabled": False}}}
+        ]
+    }
+)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")
@@ -76,6 +109,8 @@ EXCUSED = {
 }
 # The edit token of the roster the current test stored (set by `stored`).
 TOKEN: dict[str, str] = {}
+# The id and key of the carnet the current test made (set by `carnet`).
+CARNET: dict[str, str] = {}
 
 
 @schema.auth().apply_to(path_regex=r"^/api/v1/rosters/")
@@ -85,6 +120,17 @@ class EditToken:
 
     def get(self, case: schemathesis.Case, context: Any) -> str:
         return TOKEN["token"]
+
+    def set(self, case: schemathesis.Case, data: str, context: Any) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+
+
+@schema.auth(refresh_interval=None).apply_to(path_regex=r"^/api/v1/carnets/")
+class CarnetKeyAuth:
+    """The carnet's key, read at each case (rotate_carnet_key's cases change it)."""
+
+    def get(self, case: schemathesis.Case, context: Any) -> str:
+        return CARNET["key"]
 
     def set(self, case: schemathesis.Case, data: str, context: Any) -> None:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
@@ -101,16 +147,23 @@ class EditToken:
 )
 def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str, Any]) -> None:
     parameters = case.path_parameters or {}
-    # Most cases on the stored roster; a few on the id generated (a 404 is documented).
+    # Most cases on the stored roster and carnet; a few on the id generated (a 404 is
+    # documented).
     if "roster_id" in parameters and not parameters["roster_id"].startswith("0"):
         parameters["roster_id"] = stored["id"]
+    if "carnet_id" in parameters and not parameters["carnet_id"].startswith("0"):
+        parameters["carnet_id"] = CARNET["id"]
     operation_id = case.operation.definition.raw["operationId"]
     excused = list(EXCUSED.get(operation_id, []))
-    if negative_body_made_valid(case):
+    if negative_body_made_valid(case) or a_carnet_file(operation_id, case.body):
         excused.append(negative_data_rejection)
-    if repeats_entry_ids(case.body):
+    if repeats_entry_ids(case.body) or weak_if_match(case):
         excused.append(positive_data_acceptance)
     response = case.call()
+    if operation_id == "rotate_carnet_key" and response.status_code == 200:
+        CARNET["key"] = response.json()["key"]
+    if beyond_free_json_bounds(response):
+        excused.append(positive_data_acceptance)
     if response.status_code == 414:
         # app/middleware.py refuses a query string over its bound before any route reads
         # it (documented on every operation, test below): a rejection, whatever the
@@ -123,7 +176,78 @@ def test_api_conforms_to_its_document(case: schemathesis.Case, stored: dict[str,
         # body route): a carnet file's 2,000 gangs of hundreds of lines each can weigh 14 MB.
         assert len(response.request.body or b"") > Settings().max_body_bytes
         return
-    case.validate_response(response, excluded_checks=excused)
+    case.validate_response(
+        response,
+        additional_checks=[declared_headers, documented_code],
+        excluded_checks=excused,
+    )
+
+
+def declared_headers(ctx: Any, response: Any, case: schemathesis.Case) -> bool | None:
+    """Every header of the answer is declared for its status (HTTP's own aside). A status
+    the operation does not declare is status_code_conformance's to report, and a method it
+    does not have (schemathesis' TRACE, answered 405 with Allow) unsupported_method's."""
+    declared = case.operation.definition.raw["responses"].get(str(response.status_code))
+    if declared is None or response.request.method != case.operation.method.upper():
+        return None
+    names = {name.lower() for name in declared.get("headers", {})}
+    extra = {name.lower() for name in response.headers} - TRANSPORT - names
+    assert not extra, f"{response.status_code}: undeclared headers {sorted(extra)}"
+    return None
+
+
+def documented_code(ctx: Any, response: Any, case: schemathesis.Case) -> bool | None:
+    """A 4xx or 5xx problem names its error by a code docs/api-codes.md lists."""
+    if (
+        response.status_code < 400
+        or "problem+json" not in response.headers.get("content-type", [""])[0]
+    ):
+        return None
+    errors = json.loads(response.content)["errors"]
+    assert errors, f"{response.status_code}: a problem with no errors"
+    assert is_documented(errors[0]["code"]), errors[0]
+    return None
+
+
+@cache
+def file_format() -> Any:
+    """The carnet file's own JSON Schema (docs/carnet-file.schema.json)."""
+    return jsonschema_rs.validator_for(
+        json.loads((ROOT / "docs" / "carnet-file.schema.json").read_text(encoding="utf-8"))
+    )
+
+
+def a_carnet_file(operation_id: str, body: Any) -> bool:
+    """A body the document refuses that the file format takes: the document types a carnet
+    file's documents, units and lines as this server's systems' (issue 28), while a file
+    may hold lists of another server or of an older catalogue, which are taken and skipped
+    one by one (docs/carnet-file.md), never the whole file refused."""
+    if operation_id != "import_carnet" or not isinstance(body, dict):
+        return False
+    return bool(file_format().is_valid(body))
+
+
+# app/systems/inputs.py free_json_refusal: what no JSON Schema of an open object can bound.
+FREE_JSON_BOUNDS = {"json_too_deep", "int_too_large", "finite_number", "invalid_text"}
+
+
+def beyond_free_json_bounds(response: Any) -> bool:
+    """A schema-valid body refused for what its free parts hold: an integer beyond 2**53 in
+    a unit definition's key the model does not name, nesting past 16 levels, a lone
+    surrogate. JSON Schema says none of it; each is a documented 422 (docs/api-codes.md).
+    A run met an integer beyond 2**53 in a carnet file's book unit."""
+    if response.status_code != 422:
+        return False
+    errors = json.loads(response.content).get("errors") or [{}]
+    return errors[0].get("code") in FREE_JSON_BOUNDS
+
+
+def weak_if_match(case: schemathesis.Case) -> bool:
+    """A weak If-Match (`W/"3"`) is schema-valid — the header's pattern reads it, to answer
+    it 412 rather than 422 — and a documented 412 (RFC 9110: If-Match compares strongly).
+    A run over the history routes met it on restore_roster_version."""
+    sent = {k.lower(): v for k, v in (case.headers or {}).items()}.get("if-match")
+    return isinstance(sent, str) and sent.strip().startswith("W/")
 
 
 def repeats_entry_ids(body: Any) -> bool:
@@ -214,6 +338,30 @@ def test_only_repeated_entry_ids_are_excused() -> None:
     assert not repeats_entry_ids({"entries": [{"id": "a"}, {"id": "b"}, {"id": None}, {}]})
     assert not repeats_entry_ids({"entries": [{"id": None}, {"id": None}]})
     assert not repeats_entry_ids([{"id": "a"}, {"id": "a"}])
+
+
+def test_only_weak_tags_and_format_valid_files_are_excused(
+    api_schema: schemathesis.BaseSchema,
+) -> None:
+    restore = api_schema["/api/v1/rosters/{roster_id}/versions/{version}/restore"]["POST"]
+    assert weak_if_match(restore.Case(headers={"If-Match": ' W/"3"'}))
+    assert not weak_if_match(restore.Case(headers={"If-Match": '"3"'}))
+    assert not weak_if_match(restore.Case())
+    odd = {
+        "format": "caserne-carnet",
+        "format_version": 1,
+        "exported_at": "2026-12-01T00:00:00Z",
+        "rosters": [{"system": "warhammer", "document": {"system": "warhammer"}}],
+    }
+    assert a_carnet_file("import_carnet", odd)
+    assert not a_carnet_file("import_carnet", {**odd, "rosters": [{"document": {}}]})
+    assert not a_carnet_file("import_carnet", [odd])
+    assert not a_carnet_file("create_roster", odd)
+    answers = ((422, "int_too_large", True), (422, "missing", False), (413, "json_too_deep", False))
+    for status, code, excused in answers:
+        problem = {"errors": [{"loc": ["body"], "msg": "", "code": code}]}
+        answer = SimpleNamespace(status_code=status, content=json.dumps(problem).encode())
+        assert beyond_free_json_bounds(answer) is excused, code
 
 
 def test_a_body_made_valid_is_told_from_a_negative_one(api_schema: schemathesis.BaseSchema) -> None:

@@ -99,6 +99,41 @@ def flow(client: TestClient, app: FastAPI) -> list[httpx.Response]:
         client.post(f"{curl}/key", headers=key(carnet)),
         client.delete(url, headers=auth(roster)),
     ]
+    return answers + kept_and_carried(client)
+
+
+def kept_and_carried(client: TestClient) -> list[httpx.Response]:
+    """api-v1.md « Import, history and the carnet file »: an import, a roster's kept
+    versions and their restore, the carnet in one file; and their refusals."""
+    answers = [
+        client.post("/api/v1/imports", json={"system": "dcsystem", "text": "3 Jaffa"}),
+        client.post("/api/v1/imports", json={"system": "dcsystem", "text": ""}),
+    ]
+    roster = create(client)
+    url = f"/api/v1/rosters/{roster['id']}"
+    saved = client.put(url, json=DOCUMENT, headers={**auth(roster), "If-Match": '"1"'})
+    answers += [
+        saved,
+        client.get(f"{url}/versions", headers=auth(roster)),
+        client.get(f"{url}/versions"),
+        client.get(f"{url}/versions/1", headers=auth(roster)),
+        client.get(f"{url}/versions/99", headers=auth(roster)),
+        client.post(f"{url}/versions/1/restore", headers={**auth(roster), "If-Match": '"2"'}),
+        client.post(f"{url}/versions/1/restore", headers={**auth(roster), "If-Match": '"1"'}),
+        client.post(f"{url}/versions/1/restore", headers=auth(roster)),
+    ]
+    carnet = make_carnet(client)
+    curl = f"/api/v1/carnets/{carnet['id']}"
+    client.post(f"{curl}/rosters", json=DOCUMENT, headers=key(carnet))
+    exported = client.get(f"{curl}/export", headers=key(carnet))
+    answers += [
+        exported,
+        client.get(f"{curl}/export"),
+        client.post(f"{curl}/import", json=exported.json(), headers=key(carnet)),
+        client.post(f"{curl}/import", json={"format": "caserne-carnet"}, headers=key(carnet)),
+        client.post(f"{curl}/import", json={}, headers={"Authorization": "Bearer faux"}),
+        client.get("/api/v1/schemas/carnet-export"),
+    ]
     return answers
 
 

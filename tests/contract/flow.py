@@ -1,6 +1,9 @@
 """The contract's flows as a third-party program writes them (issue 28): with a client that
 `openapi-python-client` generated from the live `/openapi.json` (the package
-`caserne_client`, made at test time by tests/contract/test_contract.py), and nothing else.
+`caserne_client`, made at test time by tests/contract/test_contract.py), and nothing else:
+a carnet, rosters under If-Match, shares with 304, army books and their updates, a campaign
+with a battle, key rotation, and the carnet in one file (exported, imported elsewhere as the
+very object the export answered).
 
 Every body is one of the generated models, every answer read through its typed model: no
 `additional_properties` written, no raw JSON, no header added by hand (If-Match and
@@ -25,6 +28,7 @@ from caserne_client.api.campaigns import (
     list_battles,
     record_battle,
 )
+from caserne_client.api.carnets import export_carnet, import_carnet
 from caserne_client.api.rosters import (
     add_carnet_roster,
     apply_roster_updates,
@@ -68,7 +72,7 @@ from caserne_client.models import (
     StatChangeIn,
     UpdateStatus,
 )
-from caserne_client.types import Response
+from caserne_client.types import Response, Unset
 
 T = TypeVar("T")
 
@@ -321,7 +325,75 @@ def campaign(api: Api) -> None:
     api.check("two gangs", len(standings.gangs) == 2)
 
 
-FLOWS: list[Callable[[Api], None]] = [rosters, books, campaign]
+def carnet_file(api: Api) -> None:
+    """A carnet with a list and a gang that fought, as one file; that file, the export's own
+    object, brought into another carnet, whose file then holds the same lists and line."""
+    carnet = api.step("create_carnet", create_carnet.sync_detailed(client=api.anonymous()), 201)
+    owner = api.bearer(carnet.key)
+    sheet = DcsystemRoster(
+        system="dcsystem",
+        name="Équipe SG",
+        entries=[DcsystemEntryUnit(unit=DcsystemEntryUnitUnit.JAFFA, count=2)],
+    )
+    api.step(
+        "add_carnet_roster",
+        add_carnet_roster.sync_detailed(carnet.id, client=owner, body=sheet),
+        201,
+    )
+    orlocks = api.step(
+        "add_carnet_roster gang",
+        add_carnet_roster.sync_detailed(carnet.id, client=owner, body=gang("Les Orlocks")),
+        201,
+    )
+    line = BattleIn(
+        date=datetime.date(2026, 12, 1),
+        result=BattleInResult.WIN,
+        fighters=[FighterIn(entry=1, xp=3)],
+    )
+    api.step(
+        "record_battle in the carnet",
+        record_battle.sync_detailed(
+            orlocks.id, client=owner, body=line, if_match=quoted(orlocks.version)
+        ),
+        201,
+    )
+    file = api.step("export_carnet", export_carnet.sync_detailed(carnet.id, client=owner), 200)
+    documents = [roster.document for roster in listed(file.rosters)]
+    api.check(
+        "the file's lists are typed by their system",
+        isinstance(documents[0], DcsystemRoster) and isinstance(documents[1], NecrowarzoneRoster),
+    )
+    [ledger] = listed(file.gangs)
+    [kept] = listed(ledger.battles)
+    api.check(
+        "the line's fighter as the ledger keeps him",
+        [(f.name, f.xp) for f in listed(kept.fighters)] == [("Ganger 1", 3)],
+    )
+    other = api.step("create_carnet", create_carnet.sync_detailed(client=api.anonymous()), 201)
+    elsewhere = api.bearer(other.key)
+    came = api.step(
+        "import_carnet", import_carnet.sync_detailed(other.id, client=elsewhere, body=file), 200
+    )
+    api.check(
+        "two lists and a line came, nothing skipped",
+        (len(came.rosters), came.battles, came.skipped) == (2, 1, []),
+    )
+    again = api.step(
+        "export_carnet again", export_carnet.sync_detailed(other.id, client=elsewhere), 200
+    )
+    api.check(
+        "the same lists",
+        [r.document.to_dict() for r in listed(again.rosters)]
+        == [r.document.to_dict() for r in listed(file.rosters)],
+    )
+
+
+def listed(items: list[T] | Unset) -> list[T]:
+    """A list field the document gives a default (`[]`): Unset when the answer left it out."""
+    return [] if isinstance(items, Unset) else items
+
+
+FLOWS: list[Callable[[Api], None]] = [rosters, books, campaign, carnet_file]
 
 
 def run(api: Api) -> list[str]:

@@ -192,10 +192,7 @@ def test_a_removed_code_is_never_drawn_again(
     made = store.create_share(
         session=session,
         roster_id=None,
-        system="dcsystem",
-        catalogue_version="1",
-        snapshot={"n": 1},
-        etag="e",
+        frozen=store.Frozen("dcsystem", "1", {"n": 1}, "e"),
     )
     assert made.code == "free2345"
 
@@ -241,10 +238,7 @@ def test_snapshots_are_stored_compressed_and_counted_so(session: Session) -> Non
         made = store.create_share(
             session=session,
             roster_id=None,
-            system="dcsystem",
-            catalogue_version="1",
-            snapshot=document,
-            etag="e",
+            frozen=store.Frozen("dcsystem", "1", document, "e"),
         )
     finally:
         WRITTEN.reset(reset)

@@ -20,10 +20,9 @@ def share(session: Session) -> rosters.Share:
     return rosters.create_share(
         session=session,
         roster_id=None,
-        system="dcsystem",
-        catalogue_version="1",
-        snapshot={"roster": {}, "validation": {}, "summary": {}},
-        etag="e",
+        frozen=rosters.Frozen(
+            "dcsystem", "1", {"roster": {}, "validation": {}, "summary": {}}, "e"
+        ),
     )
 
 
@@ -41,7 +40,10 @@ def test_a_book_version_draws_again_too(session: Session, drawn: list[str]) -> N
     drawn.extend(["bookcode", "bookcode", "bookcod2"])
     published = [
         books.create_book_share(
-            session=session, book_id=book.id, version=v, system="nolimits", snapshot={}, etag="e"
+            session=session,
+            book_id=book.id,
+            version=v,
+            published=books.Published("nolimits", {}, "e"),
         ).code
         for v in (1, 2)
     ]

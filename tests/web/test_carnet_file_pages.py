@@ -121,6 +121,29 @@ NEWER = {"format": "caserne-carnet", "format_version": 3, "rosters": "?"}
             ).encode(),
             "Ce fichier de carnet est abîmé (liste n° 1)",
         ),
+        (
+            json.dumps(
+                {
+                    "format": "caserne-carnet",
+                    "format_version": 1,
+                    "exported_at": "2026-12-01T00:00:00Z",
+                    "gangs": [
+                        {
+                            "roster": 0,
+                            "battles": [
+                                {
+                                    "battle": 1,
+                                    "date": "2026-12-01",
+                                    "result": "win",
+                                    "fighters": [{"xp": 3}],
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ).encode(),
+            "Ce fichier de carnet est abîmé (gang n° 1, bataille n° 1)",
+        ),
         (b"[" * 100_000, "Ce fichier n&#39;est pas du JSON"),
         (b"", "Choisissez le fichier d&#39;un carnet"),
     ],

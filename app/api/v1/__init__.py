@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.api.v1.books import books_router
+from app.api.v1.books import book_types, books_router
 from app.api.v1.campaigns import campaigns_router
 from app.api.v1.carnet_file import carnet_file_router
 from app.api.v1.imports import imports_router
@@ -36,11 +36,12 @@ def api_routers(
     routers = [*extensions, systems_router(dict(systems))]
     # Their POST routes taken at once by one route first (`calculations_router`).
     calculator = [calculations_router(routers, systems), *routers]
+    books = book_types(dict(systems))
     stored = [
         rosters_router(dict(systems)),
-        books_router(dict(systems)),
+        books_router(books),
         campaigns_router(dict(systems)),
-        carnet_file_router(),
+        carnet_file_router(dict(systems), books),
         imports_router(dict(systems)),
     ]
     return calculator, stored, bodies

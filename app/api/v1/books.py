@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from app.api.v1.bodies import require_json_body
 from app.api.v1.carnets import UtcDatetime
 from app.api.v1.deps import (
+    BODY_PROBLEMS,
     IF_MATCH_PROBLEMS,
     NO_STORE,
     PRIVATE,
@@ -37,7 +38,7 @@ from app.systems.base import AnySystem
 from app.systems.books import BookDocument, BookValidation
 from app.urls import public_base
 
-__all__ = ["books_router", "roster_update_routes"]
+__all__ = ["BookTypes", "book_types", "books_router", "roster_update_routes"]
 
 BOOK_PROBLEMS = told(
     (401, "No edit token (or carnet key)."),
@@ -82,17 +83,19 @@ class BookShareOut(BaseModel):
 @dataclass(frozen=True)
 class BookTypes:
     """The books' models for the systems an app serves (each a union discriminated by
-    `system`): the body of create_book and replace_book, their answers, a published version."""
+    `system`): the body of create_book and replace_book, their answers, a published version,
+    and each system's book unit (a carnet file's published units)."""
 
     document: Any
     out: type[BaseModel]
     created: type[BaseModel]
     share: Any
+    units: tuple[Any, ...]
 
 
 def book_types(systems: dict[str, AnySystem]) -> BookTypes:
     typed = typed_books(systems, BookShareOut)
-    document_type: Any = typed[0]
+    document_type: Any = typed.document
 
     class BookOut(BaseModel):
         id: str
@@ -103,7 +106,7 @@ def book_types(systems: dict[str, AnySystem]) -> BookTypes:
     class BookCreated(BookOut):
         edit_token: str = Field(description="Shown once; only its hash is stored.")
 
-    return BookTypes(document_type, BookOut, BookCreated, typed[1])
+    return BookTypes(document_type, BookOut, BookCreated, typed.share, typed.units)
 
 
 class ApplyUpdates(BaseModel):
@@ -171,9 +174,10 @@ def plain(body: BaseModel) -> BookDocument:
     return BookDocument.model_validate({**fields, "units": units})
 
 
-def books_router(systems: dict[str, AnySystem]) -> APIRouter:
+def books_router(types: BookTypes) -> APIRouter:
+    """The books' routes, typed by `types` (book_types: the carnet file's router shares
+    them, so that the document holds each system's book once)."""
     router = APIRouter(prefix="/api/v1", tags=["books"], dependencies=[Depends(require_json_body)])
-    types = book_types(systems)
     _book_routes(router, types)
     _replace_routes(router, types)
     _publication_routes(router, types)
@@ -190,8 +194,7 @@ def _book_routes(router: APIRouter, types: BookTypes) -> None:
         response_model=types.created,
         responses={
             **told((403, "Wrong carnet key."), (404, "No such carnet.")),
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Store an army book (a carnet key as Bearer puts it in that carnet)",
         operation_id="create_book",
@@ -230,8 +233,7 @@ def _replace_routes(router: APIRouter, types: BookTypes) -> None:
         responses={
             **BOOK_PROBLEMS,
             **IF_MATCH_PROBLEMS,
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Replace a book (edit token and If-Match: <version>)",
         operation_id="replace_book",

@@ -279,15 +279,13 @@ def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any, Any]:
             description="Of the gang after it: its dead and retired fighters leave every total."
         )
 
-    # The body of record_battle: its score and recruits typed as the systems' own for the
-    # document, read as bounded free JSON (the ledger checks them against the gang's system).
-    scores = [s.score_model for s in systems.values() if s.score_model is not None]
-    entries = [entry_model(s) for s in systems.values()]
-    recruit: Any = described(Union[tuple(entries)])  # noqa: UP007
+    score: Any
+    recruit: Any
+    score, recruit = battle_parts(systems)
     battle_body: Any = create_model(
         "BattleIn",
         __base__=BattleIn,
-        score=(described(Union[(*scores, None)]), score_field()),
+        score=(score, score_field()),
         recruits=(list[recruit], recruits_field()),
     )
     # The body of create_campaign, its system one of those served.
@@ -298,6 +296,15 @@ def typed_models(systems: dict[str, AnySystem]) -> tuple[Any, Any, Any]:
         system=(system_ids, Field(description="A game system id.")),
     )
     return BattleRecorded, campaign_body, battle_body
+
+
+def battle_parts(systems: dict[str, AnySystem]) -> tuple[Any, Any]:
+    """A battle line's score and one of its recruits, typed as the systems' own (a score
+    body, a roster entry) for the document and read as bounded free JSON: the ledger checks
+    them against the gang's system (record_battle); a carnet file keeps them as recorded."""
+    scores = [s.score_model for s in systems.values() if s.score_model is not None]
+    entries = [entry_model(s) for s in systems.values()]
+    return described(Union[(*scores, None)]), described(Union[tuple(entries)])  # noqa: UP007
 
 
 def entry_model(system: AnySystem) -> Any:

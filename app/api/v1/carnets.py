@@ -10,9 +10,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import AfterValidator, BaseModel, Field
 
 from app.api.v1.deps import (
+    BODY_PROBLEMS,
     NO_STORE,
     PRIVATE,
-    TOO_HEAVY,
     CarnetDep,
     Carnets,
     Rosters,
@@ -83,20 +83,25 @@ Created = Callable[[Request, RosterService, Response, BaseModel], dict[str, Any]
 def carnet_routes(
     router: APIRouter, document_type: Any, roster_created: type[BaseModel], created: Created
 ) -> None:
-    """The carnet routes, on the rosters' router (they share its roster document types)."""
-    _carnet_routes(router)
-    _roster_routes(router, document_type, roster_created, created)
-    _key_routes(router)
+    """The carnet routes, on the rosters' router (they share its roster document types),
+    tagged « carnets » too; every route but the carnet's creation takes its key, and may
+    answer KEY_PROBLEMS."""
+    carnets = APIRouter(tags=["carnets"])
+    keyed = APIRouter(responses=KEY_PROBLEMS)
+    _carnet_routes(carnets, keyed)
+    _roster_routes(keyed, document_type, roster_created, created)
+    _key_routes(keyed)
+    carnets.include_router(keyed)
+    router.include_router(carnets)
 
 
-def _carnet_routes(router: APIRouter) -> None:
-    """Make a carnet, read what it holds."""
+def _carnet_routes(router: APIRouter, keyed: APIRouter) -> None:
+    """Make a carnet, read what it holds (`keyed`: with its key)."""
 
     @router.post(
         "/carnets",
         status_code=201,
         response_model=CarnetCreated,
-        tags=["carnets"],
         summary="Make a carnet (no body): its id, its key (shown once), its link",
         operation_id="create_carnet",
     )
@@ -105,11 +110,9 @@ def _carnet_routes(router: APIRouter) -> None:
         headed(response, location=f"/api/v1/carnets/{carnet.id}", cache=NO_STORE)  # the key
         return CarnetCreated(id=carnet.id, key=key, url=carnet_url(request, carnet, key))
 
-    @router.get(
+    @keyed.get(
         "/carnets/{carnet_id}",
         response_model=CarnetOut,
-        tags=["carnets"],
-        responses=KEY_PROBLEMS,
         summary="What a carnet holds (key needed)",
         operation_id="get_carnet",
     )
@@ -127,12 +130,9 @@ def _roster_routes(
         "/carnets/{carnet_id}/rosters",
         status_code=201,
         response_model=roster_created,
-        tags=["carnets"],
         responses={
-            **KEY_PROBLEMS,
             409: {"model": Problem, "description": "The carnet is full."},
-            413: TOO_HEAVY,
-            422: {"model": Problem},
+            **BODY_PROBLEMS,
         },
         summary="Store a roster in the carnet (as create_roster, and the carnet holds it)",
         operation_id="add_carnet_roster",
@@ -153,15 +153,11 @@ def _roster_routes(
     @router.put(
         "/carnets/{carnet_id}/rosters/{roster_id}",
         response_model=CarnetRosterItem,
-        tags=["carnets"],
-        responses={
-            **KEY_PROBLEMS,
-            **told(
-                (403, "Wrong carnet key or wrong edit token."),
-                (404, "No such carnet or roster."),
-                (409, "The carnet is full."),
-            ),
-        },
+        responses=told(
+            (403, "Wrong carnet key or wrong edit token."),
+            (404, "No such carnet or roster."),
+            (409, "The carnet is full."),
+        ),
         summary="Put an existing roster in the carnet (its edit token in the body)",
         operation_id="adopt_carnet_roster",
     )
@@ -181,8 +177,7 @@ def _key_routes(router: APIRouter) -> None:
     @router.delete(
         "/carnets/{carnet_id}/rosters/{roster_id}",
         status_code=204,
-        tags=["carnets"],
-        responses={**KEY_PROBLEMS, 404: {"model": Problem, "description": "Not in the carnet."}},
+        responses={404: {"model": Problem, "description": "Not in the carnet."}},
         summary="Take a roster out of the carnet (the roster stays; its edit token opens it)",
         operation_id="remove_carnet_roster",
     )
@@ -193,8 +188,6 @@ def _key_routes(router: APIRouter) -> None:
     @router.post(
         "/carnets/{carnet_id}/key",
         response_model=CarnetKey,
-        tags=["carnets"],
-        responses=KEY_PROBLEMS,
         summary="A new key: from then on the old key and the old link open nothing",
         operation_id="rotate_carnet_key",
     )

@@ -48,6 +48,8 @@ def told(*answers: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
 
 AUTH_PROBLEMS = told((401, "No edit token."), (403, "Wrong edit token."), (404, "No such roster."))
 TOO_HEAVY: dict[str, Any] = {"model": Problem, "description": "Too heavy: nothing stored."}
+# A document stored from the body (a roster, a book): too heavy to keep, or invalid.
+BODY_PROBLEMS: dict[int | str, dict[str, Any]] = {413: TOO_HEAVY, 422: {"model": Problem}}
 # A replacement under If-Match (books): the answers its version check gives.
 IF_MATCH_PROBLEMS = told((409, "Stale version: nothing changed."), (428, "If-Match missing."))
 

@@ -11,7 +11,7 @@ Two ways a field is typed by a model it does not become:
   and recruits: the ledger's `invalid_score`, `invalid_result`, ...).
 """
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, NamedTuple, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, ValidatorFunctionWrapHandler, WrapValidator, create_model
 from pydantic_core import PydanticCustomError
@@ -20,7 +20,15 @@ from app.systems.base import AnySystem
 from app.systems.books import BOOK_MAX_UNITS, BookDocument, BookUnit, definition_model
 from app.systems.inputs import free_json_refusal
 
-__all__ = ["checked", "described", "example_typed", "prefix", "system_union", "typed_books"]
+__all__ = [
+    "TypedBooks",
+    "checked",
+    "described",
+    "example_typed",
+    "prefix",
+    "system_union",
+    "typed_books",
+]
 
 
 def prefix(system_id: str) -> str:
@@ -49,14 +57,29 @@ def _described(value: Any, _handler: ValidatorFunctionWrapHandler) -> Any:
     return _free(value)
 
 
+def _described_object(value: Any, _handler: ValidatorFunctionWrapHandler) -> Any:
+    if value is None:
+        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+    return _free(value)
+
+
+def _nullable(model: Any) -> bool:
+    """Whether `model` (a type, a union, an Annotated one) lets null through."""
+    if get_origin(model) is Annotated:
+        return _nullable(get_args(model)[0])
+    return model is None or type(None) in get_args(model)
+
+
 def checked(model: Any) -> Any:
     """`model` in the document; the value must fit it and is kept as sent."""
     return Annotated[model, WrapValidator(_checked)]
 
 
 def described(model: Any) -> Any:
-    """`model` in the document; the value is bounded free JSON (checked later)."""
-    return Annotated[model, WrapValidator(_described)]
+    """`model` in the document; the value is bounded free JSON (checked later), null only
+    where `model` allows it."""
+    read = _described if _nullable(model) else _described_object
+    return Annotated[model, WrapValidator(read)]
 
 
 def system_union(models: list[Any]) -> Any:
@@ -66,12 +89,22 @@ def system_union(models: list[Any]) -> Any:
     return Annotated[Union[tuple(models)], Field(discriminator="system")]  # noqa: UP007
 
 
-def typed_books(systems: dict[str, AnySystem], share_base: type[BaseModel]) -> tuple[Any, Any]:
+class TypedBooks(NamedTuple):
+    """The books of the systems served: `document` a union discriminated by `system`,
+    `share` the published versions' union, `units` each system's book unit."""
+
+    document: Any
+    share: Any
+    units: tuple[Any, ...]
+
+
+def typed_books(systems: dict[str, AnySystem], share_base: type[BaseModel]) -> TypedBooks:
     """The book documents of the systems served (a union discriminated by `system`, each
     unit's definition checked by its system's unit model) and their published versions
     (`share_base` with the system's units)."""
     books: list[Any] = []
     shares: list[Any] = []
+    unit_models: list[Any] = []
     for system in systems.values():
         name = prefix(system.id)
         own_system: Any = Literal[system.id]
@@ -83,6 +116,7 @@ def typed_books(systems: dict[str, AnySystem], share_base: type[BaseModel]) -> t
                 Field(description=BookUnit.model_fields["definition"].description),
             ),
         )
+        unit_models.append(unit)
         units: Any = (list[unit], Field(default_factory=list, max_length=BOOK_MAX_UNITS))
         books.append(
             create_model(f"{name}Book", __base__=BookDocument, system=own_system, units=units)
@@ -90,7 +124,7 @@ def typed_books(systems: dict[str, AnySystem], share_base: type[BaseModel]) -> t
         shares.append(
             create_model(f"{name}BookShare", __base__=share_base, system=own_system, units=units)
         )
-    return system_union(books), system_union(shares)
+    return TypedBooks(system_union(books), system_union(shares), tuple(unit_models))
 
 
 def example_typed(system: AnySystem) -> type[BaseModel]:

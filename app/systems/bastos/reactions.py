@@ -51,12 +51,21 @@ def _fast_move(n: int, s: Situation) -> str:  # L82-88
     return ("moves_20cm_counts_as_fast", "moves_30cm", "moves_40cm")[n]
 
 
-def _in_sight(n: int, s: Situation) -> str:  # L97-107
-    if n == 2:
-        return "fires"
-    if n == 1:
-        return "fires_hastily" if s.in_cover else "dives_for_cover"
-    return "stays_cannot_fire"
+def _cover_decides(two: str, covered: str, in_the_open: str, none: str) -> Row:
+    """A table that asks one thing, on 1 success only: whether the figure is in cover."""
+
+    def row(n: int, s: Situation) -> str:
+        if n == 2:
+            return two
+        if n == 1:
+            return covered if s.in_cover else in_the_open
+        return none
+
+    return row
+
+
+# L97-107
+_in_sight = _cover_decides("fires", "fires_hastily", "dives_for_cover", "stays_cannot_fire")
 
 
 def _received_fire(n: int, s: Situation) -> str:  # L154-164; first clause that applies
@@ -75,12 +84,8 @@ def _received_fire(n: int, s: Situation) -> str:  # L154-164; first clause that 
     return "flees"
 
 
-def _charge(n: int, s: Situation) -> str:  # L185-195
-    if n == 2:
-        return "charges"
-    if n == 1:
-        return "stays_and_fires" if s.in_cover else "charges"
-    return "stays"
+# L185-195
+_charge = _cover_decides("charges", "stays_and_fires", "charges", "stays")
 
 
 def _charged(n: int, s: Situation) -> str:  # L197-207; first clause that applies

@@ -44,6 +44,10 @@ from app.systems.memo import entry_keys, issues_key
 __all__ = ["DcSystem", "FighterDefinition", "build"]
 
 UNIT_FIELDS = {"id", "name", "army", "level", "points", "variant_of", "note", "source", "dice"}
+# How the exports print a hidden move and the costing, and how the list import reads them
+# back (app/systems/dcsystem/importing.py).
+HIDDEN_MOVE = "Coup caché : "
+COSTING_NOTE = "Coûts des profils publiés : "
 
 
 class DcSystem(
@@ -189,7 +193,7 @@ class DcSystem(
     ) -> list[SummaryExtra]:
         return [
             SummaryExtra(
-                label=f"Coup caché : {self.data.hidden_move(move.id).name}",
+                label=f"{HIDDEN_MOVE}{self.data.hidden_move(move.id).name}",
                 points=move.points,
                 text=self.data.hidden_move(move.id).text,
             )
@@ -198,8 +202,8 @@ class DcSystem(
 
     def summary_notes(self, roster: DcsystemRosterBase, result: DcsystemResult) -> list[str]:
         if result.derived.costing == "printed":
-            return ["Coûts des profils publiés : tels qu'imprimés dans les listes d'armée."]
-        return ["Coûts des profils publiés : recalculés selon les règles de création (partie F)."]
+            return [f"{COSTING_NOTE}tels qu'imprimés dans les listes d'armée."]
+        return [f"{COSTING_NOTE}recalculés selon les règles de création (partie F)."]
 
 
 def build(data: dict[str, Any]) -> DcSystem | list[str]:

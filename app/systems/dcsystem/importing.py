@@ -6,24 +6,13 @@ Renfort group from its heading, the hidden moves and the costing from the list's
 import re
 from typing import Any
 
+from app.systems import import_traits as kit
 from app.systems.base import AnySystem
-from app.systems.dcsystem import DcSystem
+from app.systems.dcsystem import COSTING_NOTE, HIDDEN_MOVE, DcSystem
 from app.systems.entry_reading import read_all
-from app.systems.import_traits import (
-    ImportTraits,
-    Named,
-    PrintedEntry,
-    PrintedList,
-    Read,
-    Reading,
-    engine_of,
-    fold,
-)
 
 LEVEL = re.compile(r"^Niveau ([1-3])$")
 DICE = re.compile(r"^\d+ (?:rouge|bleu|blanc|jaune)s?$")
-HIDDEN_MOVE = "Coup caché : "
-COSTING_NOTE = "Coûts des profils publiés : "
 COMPUTED = "recalculés"
 AGREED = (
     "plusieurs coups cachés : l'accord des joueurs (hidden_moves_agreed) n'est pas imprimé, "
@@ -31,52 +20,54 @@ AGREED = (
 )
 
 
-def names(system: AnySystem) -> list[Named]:
+def names(system: AnySystem) -> list[kit.Named]:
     """Every published profile by its name; « Samantha Carter / Daniel Jackson » by each of
     its two names too."""
     out = []
-    for unit in engine_of(system, DcSystem).data.units:
+    for unit in kit.engine_of(system, DcSystem).data.units:
         sides = [side.strip() for side in unit.name.split(" / ")]
         aliases = tuple(sides) if len(sides) > 1 and all(" " in s for s in sides) else ()
-        out.append(Named(unit.id, unit.name, {"unit": unit.id}, aliases))
+        out.append(kit.Named(unit.id, unit.name, {"unit": unit.id}, aliases))
     return out
 
 
-def fighter(system: AnySystem, printed: PrintedEntry) -> dict[str, Any] | None:
+def fighter(system: AnySystem, printed: kit.PrintedEntry) -> dict[str, Any] | None:
     """A fighter from « Niveau N » and the part after it, its items by name."""
     parts = [part for detail in printed.details for part in re.split(r" — | - ", detail)]
     levels = [(i, found) for i, part in enumerate(parts) if (found := LEVEL.match(part))]
     if not levels:
         return None
     level, found = levels[0]
-    items_by_name = {fold(item.name): item.id for item in engine_of(system, DcSystem).data.items}
+    items_by_name = {
+        kit.fold(item.name): item.id for item in kit.engine_of(system, DcSystem).data.items
+    }
     items: list[str] = []
     following = parts[level + 1] if level + 1 < len(parts) else ""
     if following and not all(DICE.match(p.strip()) for p in following.split(", ")):
         for name in following.split(", "):
-            item = items_by_name.get(fold(name))
+            item = items_by_name.get(kit.fold(name))
             if item is None:
                 return None
             items.append(item)
     return {"level": int(found[1]), "items": items}
 
 
-def group_of(entry: PrintedEntry) -> dict[str, Any]:
+def group_of(entry: kit.PrintedEntry) -> dict[str, Any]:
     """Under the « Renfort » heading, an entry is in the Renfort group (not counted)."""
-    return {"group": "renfort"} if entry.group and "renfort" in fold(entry.group) else {}
+    return {"group": "renfort"} if entry.group and "renfort" in kit.fold(entry.group) else {}
 
 
 def hidden_move(system: AnySystem, text: str) -> tuple[str, str] | None:
     """(id, name) of the hidden move « Coup caché : Raid aérien » names."""
-    if not fold(text).startswith(fold(HIDDEN_MOVE).rstrip()):
+    if not kit.fold(text).startswith(kit.fold(HIDDEN_MOVE).rstrip()):
         return None
-    wanted = fold(text.split(":", 1)[1]) if ":" in text else ""
-    moves = engine_of(system, DcSystem).data.hidden_moves
-    move = next((m for m in moves if fold(m.name) == wanted), None)
+    wanted = kit.fold(text.split(":", 1)[1]) if ":" in text else ""
+    moves = kit.engine_of(system, DcSystem).data.hidden_moves
+    move = next((m for m in moves if kit.fold(m.name) == wanted), None)
     return (move.id, move.name) if move is not None else None
 
 
-def read(system: AnySystem, printed: PrintedList) -> Reading:
+def read(system: AnySystem, printed: kit.PrintedList) -> kit.Reading:
     hidden: list[str] = []
     extras: dict[str, Any] = {}
     used: dict[int, str] = {}
@@ -90,12 +81,12 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
             extras["costing"] = "computed" if computed else "printed"
             used[note.line] = "coûts recalculés" if computed else "coûts imprimés"
 
-    def aside(entry: PrintedEntry) -> Read | None:
+    def aside(entry: kit.PrintedEntry) -> kit.Read | None:
         move = hidden_move(system, entry.title)
         if move is None:
             return None
         hidden.append(move[0])
-        return Read("matched", note=f"coup caché : {move[1]}")
+        return kit.Read("matched", note=f"coup caché : {move[1]}")
 
     reading = read_all(system, printed, fighter, group_of, aside, extras)
     reading.used = used
@@ -106,4 +97,4 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
     return reading
 
 
-IMPORTS = ImportTraits(read=read, names=names)
+IMPORTS = kit.ImportTraits(read=read, names=names)

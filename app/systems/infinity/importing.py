@@ -7,25 +7,9 @@ equipment, orders, and each printed option's points, SWC and Lieutenant."""
 import re
 from typing import Any
 
+from app.systems import import_traits as kit
 from app.systems.base import AnySystem
 from app.systems.entry_reading import origin_lost
-from app.systems.import_traits import (
-    ImportTraits,
-    Named,
-    PrintedEntry,
-    PrintedList,
-    Read,
-    Reading,
-    engine_of,
-    entry_of,
-    fold,
-    index_of,
-    match_note,
-    match_title,
-    prints_as,
-    split_profile,
-    unknown,
-)
 from app.systems.infinity import InfinitySystem
 from app.systems.infinity.present import option_label
 
@@ -41,15 +25,15 @@ OWN = (
 )
 
 
-def names(system: AnySystem) -> list[Named]:
+def names(system: AnySystem) -> list[kit.Named]:
     """Each trooper with each option (« Garde de Brumeval (Mitrailleuse lourde) »), and each
     trooper by its name alone, with its first option that is not the Lieutenant's."""
     out = []
-    for unit in engine_of(system, InfinitySystem).data.units:
+    for unit in kit.engine_of(system, InfinitySystem).data.units:
         plain = next((o for o in unit.options if not o.lieutenant), unit.options[0])
-        out.append(Named(unit.id, unit.name, {"unit": unit.id, "option": plain.id}))
+        out.append(kit.Named(unit.id, unit.name, {"unit": unit.id, "option": plain.id}))
         out += [
-            Named(
+            kit.Named(
                 f"{unit.id}/{option.id}",
                 option_label(unit.name, option, option.id),
                 {"unit": unit.id, "option": option.id},
@@ -59,34 +43,34 @@ def names(system: AnySystem) -> list[Named]:
     return out
 
 
-def tokens(printed: PrintedEntry) -> list[str]:
+def tokens(printed: kit.PrintedEntry) -> list[str]:
     return [t.strip() for d in printed.details for t in re.split(r" — | - |, ", d) if t.strip()]
 
 
-def placement(printed: PrintedEntry) -> dict[str, Any]:
+def placement(printed: kit.PrintedEntry) -> dict[str, Any]:
     """The combat group (its heading, 1 without one) and the reserve (its badge)."""
-    found = GROUP.match(fold(printed.group or ""))
+    found = GROUP.match(kit.fold(printed.group or ""))
     group = int(found[1]) if found and 1 <= int(found[1]) <= 100 else 1
-    return {"group": group, "reserve": RESERVE in {fold(t) for t in tokens(printed)}}
+    return {"group": group, "reserve": RESERVE in {kit.fold(t) for t in tokens(printed)}}
 
 
 def catalogue_entry(
-    system: AnySystem, printed: PrintedEntry, more: dict[str, Any]
+    system: AnySystem, printed: kit.PrintedEntry, more: dict[str, Any]
 ) -> dict[str, Any] | None:
     """A catalogue trooper and option printed as the catalogue prints them (renamed or not)."""
-    index = index_of(system)
-    head, trooper = split_profile(printed.title)
+    index = kit.index_of(system)
+    head, trooper = kit.split_profile(printed.title)
     tries: list[tuple[str, str | None]] = [(printed.title, None)]
     if trooper is not None:
-        renamed, option = split_profile(head)
+        renamed, option = kit.split_profile(head)
         if option is not None:
             tries.append((f"{trooper} ({option})", renamed))
     for title, name in tries:
         found = index.find(title)
         if found is None or found.how != "exact" or "/" not in found.named.id:
             continue
-        entry = entry_of(found.named, printed.count, **more, **({"name": name} if name else {}))
-        if prints_as(system, entry, printed):
+        entry = kit.entry_of(found.named, printed.count, **more, **({"name": name} if name else {}))
+        if kit.prints_as(system, entry, printed):
             return entry
     return None
 
@@ -96,17 +80,17 @@ class Troopers:
     printed option name."""
 
     def __init__(self, system: AnySystem) -> None:
-        data = engine_of(system, InfinitySystem).data
-        self.skills = {fold(item.name): item.id for item in data.skills}
-        self.equipment = {fold(item.name): item.id for item in data.equipment}
+        data = kit.engine_of(system, InfinitySystem).data
+        self.skills = {kit.fold(item.name): item.id for item in data.skills}
+        self.equipment = {kit.fold(item.name): item.id for item in data.equipment}
         self.taken = {unit.id for unit in data.units}
         self.units: list[dict[str, Any]] = []
 
-    def entry(self, printed: PrintedEntry, more: dict[str, Any]) -> dict[str, Any] | None:
-        head, last = split_profile(printed.title)
+    def entry(self, printed: kit.PrintedEntry, more: dict[str, Any]) -> dict[str, Any] | None:
+        head, last = kit.split_profile(printed.title)
         if last is None:
             return None
-        renamed, option_name = split_profile(head)
+        renamed, option_name = kit.split_profile(head)
         name: str | None = renamed
         if option_name is None:  # « Marine (Fusil) »: not renamed
             name, option_name, trooper_name = None, last, head
@@ -119,17 +103,21 @@ class Troopers:
         entry = {"unit": built["id"], "option": option, "count": printed.count, **more}
         return {**entry, "name": name[:80]} if name else entry
 
-    def trooper(self, printed: PrintedEntry, name: str) -> dict[str, Any] | None:
+    def trooper(self, printed: kit.PrintedEntry, name: str) -> dict[str, Any] | None:
         parts = [p.strip() for d in printed.details for p in re.split(r" — | - ", d) if p.strip()]
         found = [(i, match) for i, part in enumerate(parts) if (match := PROFILE.match(part))]
         if not found:
             return None
         at, match = found[0]
         values = [int(value) for value in match.groups()]
-        flags = {fold(t) for t in tokens(printed)}
+        flags = {kit.fold(t) for t in tokens(printed)}
         lists = [p for p in parts[at + 1 :] if not _badges(p)]
         skills, equipment = [*lists, "", ""][:2]
-        if skills and not equipment and all(fold(e) in self.equipment for e in skills.split(", ")):
+        if (
+            skills
+            and not equipment
+            and all(kit.fold(e) in self.equipment for e in skills.split(", "))
+        ):
             skills, equipment = "", skills
         profile: dict[str, Any] = {"MOV": values[:2]}
         profile.update(zip(("CC", "TR", "PH", "VOL", "BL", "B"), values[2:], strict=True))
@@ -139,7 +127,7 @@ class Troopers:
             "impetuous": "impetueux" in flags,
             "ava": None,
             "profile": profile,
-            "skills": [self.skills.get(fold(s), s[:80]) for s in skills.split(", ") if s][:30],
+            "skills": [self.skills.get(kit.fold(s), s[:80]) for s in skills.split(", ") if s][:30],
         }
         for unit in self.units:
             if {k: unit[k] for k in trooper} == trooper:
@@ -148,7 +136,7 @@ class Troopers:
         self.units.append(made)
         return made
 
-    def option(self, trooper: dict[str, Any], printed: PrintedEntry, name: str) -> str:
+    def option(self, trooper: dict[str, Any], printed: kit.PrintedEntry, name: str) -> str:
         for option in trooper["options"]:
             if option["name"] == name[:80]:
                 return str(option["id"])
@@ -161,8 +149,10 @@ class Troopers:
                 "name": name[:80] or "Option",
                 "points": min(max(printed.points or 0, 0), 10_000),
                 "swc": swc if swc <= 20 else 0.0,
-                "lieutenant": "lieutenant" in {fold(t) for t in tokens(printed)},
-                "equipment": [self.equipment.get(fold(e), e[:80]) for e in equipment.split(", ")]
+                "lieutenant": "lieutenant" in {kit.fold(t) for t in tokens(printed)},
+                "equipment": [
+                    self.equipment.get(kit.fold(e), e[:80]) for e in equipment.split(", ")
+                ]
                 if equipment
                 else [],
             }
@@ -181,38 +171,38 @@ class Troopers:
 def _badges(part: str) -> bool:
     """A part that holds badges only (SWC, Lieutenant, orders, reserve)."""
     return all(
-        SWC.match(t) or t.replace(".", "", 1).isdigit() or fold(t) in BADGES
+        SWC.match(t) or t.replace(".", "", 1).isdigit() or kit.fold(t) in BADGES
         for t in part.split(", ")
     )
 
 
 def snake(name: str, taken: set[str]) -> str:
     """An ASCII snake_case id from a name, unique among `taken`."""
-    base = "_".join(re.findall(r"[a-z0-9]+", fold(name)))[:50] or "soldat"
+    base = "_".join(re.findall(r"[a-z0-9]+", kit.fold(name)))[:50] or "soldat"
     made, number = base, 2
     while made in taken:
         made, number = f"{base}_{number}", number + 1
     return made
 
 
-def read(system: AnySystem, printed: PrintedList) -> Reading:
-    index = index_of(system)
+def read(system: AnySystem, printed: kit.PrintedList) -> kit.Reading:
+    index = kit.index_of(system)
     troopers = Troopers(system)
-    reading = Reading(entries=[], extras={}, reads=[])
+    reading = kit.Reading(entries=[], extras={}, reads=[])
     for entry in printed.entries:
         more = placement(entry)
-        made, said = None, Read("matched", lost=origin_lost(entry))
+        made, said = None, kit.Read("matched", lost=origin_lost(entry))
         if entry.typed or entry.chosen is not None:
-            found = match_title(index, entry)
+            found = kit.match_title(index, entry)
             if found is not None:
-                made, said = entry_of(found.named, entry.count, **more), Read("matched")
-                said.note = match_note(found)
+                made, said = kit.entry_of(found.named, entry.count, **more), kit.Read("matched")
+                said.note = kit.match_note(found)
         else:
             made = catalogue_entry(system, entry, more)
             if made is None:
                 made, said.status = troopers.entry(entry, more), "custom"
         if made is None:
-            reading.reads.append(unknown())
+            reading.reads.append(kit.unknown())
             continue
         said.entry = len(reading.entries)
         reading.entries.append(made)
@@ -226,4 +216,4 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
     return reading
 
 
-IMPORTS = ImportTraits(read=read, names=names)
+IMPORTS = kit.ImportTraits(read=read, names=names)

@@ -6,17 +6,9 @@ rebuilt from its printed profile (« M4 CC4 CT4 F3 E3 PV1 I4 A1 Cd8 »), weapons
 import re
 from typing import Any
 
+from app.systems import import_traits as kit
 from app.systems.base import AnySystem
 from app.systems.entry_reading import read_all
-from app.systems.import_traits import (
-    ImportTraits,
-    Named,
-    PrintedEntry,
-    PrintedList,
-    Reading,
-    by_names,
-    engine_of,
-)
 from app.systems.necrowarzone import NecrowarzoneSystem
 from app.systems.necrowarzone.models import CHARACTERISTICS
 
@@ -28,9 +20,9 @@ WEAPON_NOTES = re.compile(r"^(.*\S) \(((?:lourde|[+-]1)(?:, (?:lourde|[+-]1))*)\
 DERIVED = re.compile(r"^(?:commandement à \d+ pas|\d+ actions?|touche .*|encombré|chef)$")
 
 
-def names(system: AnySystem) -> list[Named]:
+def names(system: AnySystem) -> list[kit.Named]:
     """Every sample figure by its name."""
-    return by_names(engine_of(system, NecrowarzoneSystem).data.figures)
+    return kit.by_names(kit.engine_of(system, NecrowarzoneSystem).data.figures)
 
 
 def outside_parentheses(text: str) -> list[str]:
@@ -55,7 +47,7 @@ def weapon(text: str) -> dict[str, Any]:
     return {"name": found[1][:80], "heavy": "lourde" in notes, "hit_modifier": modifier}
 
 
-def figure(system: AnySystem, printed: PrintedEntry) -> dict[str, Any] | None:
+def figure(system: AnySystem, printed: kit.PrintedEntry) -> dict[str, Any] | None:
     """A figure from its printed details; None without a profile line."""
     parts = [p.strip() for d in printed.details for p in re.split(r" — | - ", d)]
     profiles = [(i, match) for i, part in enumerate(parts) if (match := PROFILE.match(part))]
@@ -87,8 +79,8 @@ def _derived(part: str) -> bool:
     return bool(XP.match(part)) or all(DERIVED.match(t) for t in part.split(", "))
 
 
-def read(system: AnySystem, printed: PrintedList) -> Reading:
+def read(system: AnySystem, printed: kit.PrintedList) -> kit.Reading:
     return read_all(system, printed, figure)
 
 
-IMPORTS = ImportTraits(read=read, names=names)
+IMPORTS = kit.ImportTraits(read=read, names=names)

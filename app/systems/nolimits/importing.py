@@ -9,23 +9,9 @@ troopers' printed profile; any other unit is rebuilt from its printing
 import re
 from typing import Any
 
+from app.systems import import_traits as kit
 from app.systems.base import AnySystem
 from app.systems.entry_reading import origin_lost
-from app.systems.import_traits import (
-    ImportTraits,
-    Named,
-    PrintedEntry,
-    PrintedList,
-    Read,
-    Reading,
-    engine_of,
-    entry_of,
-    fold,
-    index_of,
-    match_note,
-    match_title,
-    unknown,
-)
 from app.systems.nolimits import NolimitsSystem
 from app.systems.nolimits.pricing import printed_definition
 from app.systems.nolimits.printed import Reader, Rebuilt, parts_of, same_unit
@@ -38,13 +24,13 @@ ARMY = "Armée : "
 CUSTOM_TROOPERS, CUSTOM_LEADER, CUSTOM_SPECIALIST = "Troupe", "Chef d'unité", "Spécialiste"
 
 
-def names(system: AnySystem) -> list[Named]:
+def names(system: AnySystem) -> list[kit.Named]:
     """Every formation by its name, and by its troopers' name when no other has it
     (« 6 Fantassins » is a Section de fantassins)."""
-    data = engine_of(system, NolimitsSystem).data
+    data = kit.engine_of(system, NolimitsSystem).data
     troopers = [data.profile(unit.troopers.profile).name for unit in data.units]
     return [
-        Named(
+        kit.Named(
             unit.id,
             unit.name,
             {"unit": unit.id},
@@ -58,16 +44,16 @@ class Entries:
     """The entries of one list, read group by group."""
 
     def __init__(self, system: AnySystem) -> None:
-        self.system = engine_of(system, NolimitsSystem)
+        self.system = kit.engine_of(system, NolimitsSystem)
         self.data = self.system.data
         self.reader = Reader(self.data)
-        self.categories = {fold(c.name): c.id for c in self.data.categories}
-        self.placements = {fold(name): key for key, name in PLACEMENTS.items()}
+        self.categories = {kit.fold(c.name): c.id for c in self.data.categories}
+        self.placements = {kit.fold(name): key for key, name in PLACEMENTS.items()}
 
     def printed(self, profile_id: str) -> dict[str, Any]:
         return printed_definition(self.data.profile(profile_id))
 
-    def troopers(self, printed: PrintedEntry) -> tuple[dict[str, Any], Read] | None:
+    def troopers(self, printed: kit.PrintedEntry) -> tuple[dict[str, Any], kit.Read] | None:
         """The entry a troopers' line makes (its leader and specialists come after)."""
         heading = HEADING.match(printed.group or "")
         name = heading[1] if heading else printed.title
@@ -84,14 +70,14 @@ class Entries:
             if printed.title == title and same_unit(model, rebuilt.unit, self.printed(profile.id)):
                 entry.pop("category", None)
                 named = {"name": name[:80]} if name != unit.name else {}
-                return {"unit": unit.id, **named, **entry}, Read("matched")
+                return {"unit": unit.id, **named, **entry}, kit.Read("matched")
         custom = {"custom": rebuilt.unit, **entry}
         if name != CUSTOM_TROOPERS:
             custom["name"] = name[:80]
-        return self.with_passengers(custom, printed, rebuilt), Read("custom", lost=rebuilt.lost)
+        return self.with_passengers(custom, printed, rebuilt), kit.Read("custom", lost=rebuilt.lost)
 
-    def badges(self, printed: PrintedEntry) -> dict[str, Any]:
-        tokens = {fold(t) for p in parts_of(printed.details) for t in p.split(", ")}
+    def badges(self, printed: kit.PrintedEntry) -> dict[str, Any]:
+        tokens = {kit.fold(t) for p in parts_of(printed.details) for t in p.split(", ")}
         out: dict[str, Any] = {}
         category = next((self.categories[t] for t in tokens if t in self.categories), None)
         if category is not None:
@@ -99,12 +85,12 @@ class Entries:
         placement = next((self.placements[t] for t in tokens if t in self.placements), None)
         if placement is not None:
             out["placement"] = placement
-        out["general"] = fold(GENERAL) in tokens
-        out["battle_standard"] = fold(BANNER) in tokens
+        out["general"] = kit.fold(GENERAL) in tokens
+        out["battle_standard"] = kit.fold(BANNER) in tokens
         return out
 
     def with_passengers(
-        self, entry: dict[str, Any], printed: PrintedEntry, rebuilt: Rebuilt
+        self, entry: dict[str, Any], printed: kit.PrintedEntry, rebuilt: Rebuilt
     ) -> dict[str, Any]:
         """A vehicle's passengers, from the printed cost of one model (the only place they
         show: each is priced, note 1)."""
@@ -121,27 +107,27 @@ class Entries:
             vehicle["passengers"] = extra // each
         return entry
 
-    def leader(self, printed: PrintedEntry, entry: dict[str, Any]) -> Read:
+    def leader(self, printed: kit.PrintedEntry, entry: dict[str, Any]) -> kit.Read:
         if "leader" in entry:  # a unit has one leader (L91-93): a second line is unknown
-            return unknown()
+            return kit.unknown()
         name = printed.title.removesuffix(LEADER)
         rebuilt = self.reader.unit(printed.details, printed.house_rules)
         if rebuilt is None:
-            return unknown()
+            return kit.unknown()
         for profile in self.data.profiles:
             if profile.name == name and same_unit(
                 self.system.unit_model, rebuilt.unit, self.printed(profile.id)
             ):
                 entry["leader"] = profile.id
-                return Read("matched")
+                return kit.Read("matched")
         entry["leader"] = rebuilt.unit
-        return Read("custom", lost=rebuilt.lost)
+        return kit.Read("custom", lost=rebuilt.lost)
 
-    def specialist(self, printed: PrintedEntry, entry: dict[str, Any]) -> Read:
+    def specialist(self, printed: kit.PrintedEntry, entry: dict[str, Any]) -> kit.Read:
         name = printed.title.removesuffix(SPECIALIST)
         rebuilt = self.reader.unit(printed.details, printed.house_rules)
         if rebuilt is None:
-            return unknown()
+            return kit.unknown()
         troopers = entry.get("custom") or self.printed(
             self.data.unit(entry["unit"]).troopers.profile
         )
@@ -154,20 +140,20 @@ class Entries:
             "abilities": None if own == [_plain(a) for a in same] else own,
         }
         entry.setdefault("specialists", []).append(specialist)
-        return Read("custom" if "custom" in entry else "matched", lost=rebuilt.lost)
+        return kit.Read("custom" if "custom" in entry else "matched", lost=rebuilt.lost)
 
 
 def _plain(value: Any) -> Any:
     return value if isinstance(value, str) else value.model_dump(mode="json")
 
 
-def read(system: AnySystem, printed: PrintedList) -> Reading:
-    index = index_of(system)
+def read(system: AnySystem, printed: kit.PrintedList) -> kit.Reading:
+    index = kit.index_of(system)
     entries = Entries(system)
-    reading = Reading(entries=[], extras={}, reads=[])
+    reading = kit.Reading(entries=[], extras={}, reads=[])
     current: dict[str, Any] | None = None
     for line in printed.entries:
-        said: Read
+        said: kit.Read
         follows = not line.typed and line.chosen is None
         if current is not None and follows and line.title.endswith(LEADER):
             said = entries.leader(line, current)
@@ -176,17 +162,17 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
         else:
             made = None
             if line.typed or line.chosen is not None:
-                found = match_title(index, line)
+                found = kit.match_title(index, line)
                 if found is not None:
                     made = (
-                        entry_of(found.named, line.count),
-                        Read("matched", note=match_note(found)),
+                        kit.entry_of(found.named, line.count),
+                        kit.Read("matched", note=kit.match_note(found)),
                     )
             else:
                 made = entries.troopers(line)
             if made is None:
                 current = None
-                reading.reads.append(unknown())
+                reading.reads.append(kit.unknown())
                 continue
             current, said = made
             reading.entries.append(current)
@@ -200,4 +186,4 @@ def read(system: AnySystem, printed: PrintedList) -> Reading:
     return reading
 
 
-IMPORTS = ImportTraits(read=read, names=names)
+IMPORTS = kit.ImportTraits(read=read, names=names)

@@ -20,6 +20,8 @@ type BookShare = Json<paths["/api/v1/book-shares/{code}"]["get"]["responses"][20
 type ShareExport = Json<paths["/s/{code}.json"]["get"]["responses"][200]>;
 type Share = Json<paths["/api/v1/shares/{code}"]["get"]["responses"][200]>;
 type Battle = Json<paths["/api/v1/rosters/{roster_id}/battles"]["post"]["requestBody"]>;
+type CarnetFile = Json<paths["/api/v1/carnets/{carnet_id}/export"]["get"]["responses"][200]>;
+type CarnetImport = Json<paths["/api/v1/carnets/{carnet_id}/import"]["post"]["requestBody"]>;
 
 const sheet: RosterBody = {
   system: "dcsystem",
@@ -62,6 +64,31 @@ const battle: Battle = {
   // @ts-expect-error: a score is one of the systems' score bodies
   score: { anything: true },
 };
+
+// A carnet file (issue 30) holds its lists as create_roster takes them.
+const filed = { name: "Équipe SG", system: "dcsystem", document: sheet, created_at: null, updated_at: null };
+const file: CarnetImport = {
+  format: "caserne-carnet",
+  format_version: 1,
+  exported_at: "2026-12-01T10:00:00Z",
+  rosters: [filed],
+  books: [],
+  gangs: [],
+  campaigns: [],
+};
+
+const refusedFile: CarnetImport = {
+  ...file,
+  rosters: [
+    // @ts-expect-error: a list's document is a roster document, not any object
+    { ...filed, document: { system: "dcsystem", name: "X", entries: [], nonsense: true } },
+  ],
+};
+
+// The file export_carnet answers is the body import_carnet takes, as it is.
+export function sendBack(exported: CarnetFile): CarnetImport {
+  return exported;
+}
 
 async function call<T>(url: string, init: RequestInit): Promise<T | Problem> {
   const answer = await fetch(url, init);
@@ -115,5 +142,6 @@ export async function flow(base: string): Promise<string[]> {
   steps.push(String(exported === undefined));
   void refusedBook;
   void battle;
+  void refusedFile;
   return steps;
 }
