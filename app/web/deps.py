@@ -19,7 +19,7 @@ from starlette.datastructures import FormData
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.carnet_service import CarnetError, CarnetService, cookie_value, parse_cookie
-from app.db import SessionDep, close
+from app.db import SessionDep, opened
 from app.roster_service import NoSuchRoster, Refusal, RosterService
 from app.security.cookies import (
     CARNET_COOKIE,
@@ -289,15 +289,8 @@ def plain_post(handler: PostHandler) -> Callable[[Request], Awaitable[Response]]
 
     async def endpoint(request: Request) -> Response:
         form = await posted_form(request)
-        manager = request.app.state.session_factory()
-        session = manager.__enter__()
         roster_id = str(request.path_params["roster_id"])
-        try:
-            response = await run_in_threadpool(handler, roster_id, request, form, session)
-        except BaseException as error:
-            await close(manager, session, error)
-            raise
-        await close(manager, session, None)
-        return response
+        async with opened(request.app.state.session_factory()) as session:
+            return await run_in_threadpool(handler, roster_id, request, form, session)
 
     return endpoint

@@ -4,6 +4,7 @@ repeated, removed, list-wide rules switched on and off) validate and summarize t
 JSON with the memory as without it, in one order and again from a warm memory."""
 
 import copy
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -113,7 +114,13 @@ def test_a_list_summarized_again_gets_the_same_lines(
     """A save summarizes its list, a view of it summarizes it again: every line is the one
     remembered, not a copy made anew (issue 29: 50 copies a save, `LineCopies`)."""
     system = systems[system_id]
-    document = dict(system.example_rosters()[0].document)
+    example = dict(system.example_rosters()[0].document)
+    # Entries named anew (no other test's lines remembered for them), first remembered in
+    # a list where they stand three times (an Infinity line under another group's heading).
+    fresh = uuid.uuid4().hex[:8]
+    entries = [{**e, "name": f"{fresh} {i}"} for i, e in enumerate(example["entries"])]
+    answers(system, [{**example, "entries": entries * 3}])
+    document = {**example, "entries": entries}
     lines = []
     for _ in range(2):
         roster = system.roster_model.model_validate(copy.deepcopy(document))

@@ -120,7 +120,7 @@ class InfinitySystem(
         return example_documents(self.data)
 
     def summary_lines(self, roster: InfinityRoster, result: InfinityResult) -> list[SummaryLine]:
-        return self.presenter.lines(roster, result, self._lines)
+        return self.presenter.lines(roster, result, self._lines, self._copies)
 
     def budgets(self, roster: InfinityRoster, result: InfinityResult) -> list[Budget]:
         return self.presenter.budgets(result)

@@ -20,7 +20,7 @@ from app.systems.infinity.roster import (
     resolve_unit,
     trooper_key,
 )
-from app.systems.memo import EntryMemo, entry_keys, json_key
+from app.systems.memo import EntryMemo, LineCopies, entry_keys, json_key
 
 ATTRIBUTES = ("MOV", "CC", "TR", "PH", "VOL", "BL", "B")
 
@@ -204,9 +204,11 @@ class Presenter:
         roster: InfinityRoster,
         result: InfinityResult,
         memo: "EntryMemo[SummaryLine] | None" = None,
+        copies: LineCopies | None = None,
     ) -> list[SummaryLine]:
         """One line per entry; `memo`: a memory of lines, each a function of its entry, the
-        entry's result and its trooper, and of its group's heading (app/systems/memo.py)."""
+        entry's result and its trooper, and of its group's heading (app/systems/memo.py);
+        `copies`: a remembered line under another heading, the same copy each time."""
         groups = {group.group: group for group in result.derived.groups}
         headings = {
             number: group_heading(number, groups.get(number))
@@ -231,9 +233,13 @@ class Presenter:
                 trooper_key(self.data, trooper),
             )
             line = memo(key, make)
-            lines.append(
-                line if line.group == heading else line.model_copy(update={"group": heading})
-            )
+            if line.group != heading:
+                line = (
+                    copies(line, "group", heading)
+                    if copies is not None
+                    else line.model_copy(update={"group": heading})
+                )
+            lines.append(line)
         return lines
 
     def line(
