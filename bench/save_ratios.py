@@ -132,6 +132,8 @@ def measure(rounds: int, saves: int) -> list[SaveRound]:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         with contextlib.redirect_stderr(io.StringIO()):  # alembic's INFO lines
             migrate(url)
+        # The write limit off (120 saves a minute), the byte budget kept (a few hundred
+        # saves stay far within it): what a save costs in production but its write limit.
         settings = Settings(database_url=url, rate_limit_create="", rate_limit_write="")
         app = create_app(settings)
         app.openapi()  # as app/asgi.py serves it
