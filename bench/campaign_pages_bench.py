@@ -61,6 +61,42 @@ def gang(name: str) -> dict[str, Any]:
     return {"system": "necrowarzone", "name": name, "entries": [chef, *gangers]}
 
 
+def battle(
+    number: int,
+    chance: random.Random,
+    dead: dict[str, int],
+    recorder: str,
+    campaign: str,
+    opponent: dict[str, str],
+) -> dict[str, Any]:
+    """The body of the `number`th line `recorder` records in `campaign` against `opponent`
+    (`{"opponent_roster": id}` or `{"opponent": name}`): two fighters gain XP, or now and
+    then one dies (never the chef, at most four a gang: `dead` counts them)."""
+    fighters: list[dict[str, Any]] = [
+        {"entry": chance.randrange(1, FIGHTERS), "xp": chance.randint(1, 6)},
+        {"entry": 0, "xp": chance.randint(0, 3)},
+    ]
+    if chance.random() < 0.05 and dead.get(recorder, 0) < 4:
+        dead[recorder] = dead.get(recorder, 0) + 1
+        fighters = [{"entry": dead[recorder] + 3, "state": "dead"}, fighters[1]]
+    return {
+        "date": f"2026-{1 + number // 200:02d}-{1 + number % 28:02d}",
+        "result": chance.choice(["win", "loss", "draw"]),
+        "scenario": "Embuscade",
+        "notes": "Une bataille du club.",
+        "fighters": fighters,
+        "campaign": campaign,
+        **opponent,
+    }
+
+
+def confirmation(body: dict[str, Any], recorder: str) -> dict[str, Any]:
+    """The same battle as its opponent records it (one battle, confirmed)."""
+    result = {"win": "loss", "loss": "win", "draw": "draw"}[body["result"]]
+    fighters = [{"entry": 0, "xp": 1}]
+    return {**body, "result": result, "opponent_roster": recorder, "fighters": fighters}
+
+
 def seed(service: CampaignService, gangs: int, battles: int) -> tuple[str, list[Roster]]:
     """A campaign of `gangs` gangs and `battles` lines; gangs[0] records every fifth line.
     Most lines name another gang of the campaign; some of those are disputed, one in fifty
@@ -83,29 +119,11 @@ def seed(service: CampaignService, gangs: int, battles: int) -> tuple[str, list[
         recorder = rosters[0] if number % 5 == 0 else chance.choice(rosters[1:])
         opponent = chance.choice([r for r in rosters if r.id != recorder.id])
         named = chance.random() < 0.8
-        fighters: list[dict[str, Any]] = [
-            {"entry": chance.randrange(1, FIGHTERS), "xp": chance.randint(1, 6)},
-            {"entry": 0, "xp": chance.randint(0, 3)},
-        ]
-        if chance.random() < 0.05 and dead.get(recorder.id, 0) < 4:
-            dead[recorder.id] = dead.get(recorder.id, 0) + 1
-            fighters = [{"entry": dead[recorder.id] + 3, "state": "dead"}, fighters[1]]
-        result = chance.choice(["win", "loss", "draw"])
-        day = f"2026-{1 + number // 200:02d}-{1 + number % 28:02d}"
-        body = {
-            "date": day,
-            "result": result,
-            "scenario": "Embuscade",
-            "notes": "Une bataille du club.",
-            "fighters": fighters,
-            "campaign": campaign.id,
-            **({"opponent_roster": opponent.id} if named else {"opponent": "Un gang de passage"}),
-        }
+        against = {"opponent_roster": opponent.id} if named else {"opponent": "Un gang de passage"}
+        body = battle(number, chance, dead, recorder.id, campaign.id, against)
         line, _share = service.record(recorder, recorder.version, BattleIn.model_validate(body))
         if named and number % 50 == 7:
-            # The opponent records the same battle: one battle, confirmed.
-            again = {**body, "result": {"win": "loss", "loss": "win", "draw": "draw"}[result]}
-            again.update(opponent_roster=recorder.id, fighters=[{"entry": 0, "xp": 1}])
+            again = confirmation(body, recorder.id)
             service.record(opponent, opponent.version, BattleIn.model_validate(again))
         elif named and number % 17 == 3:
             service.verdict(opponent, recorder.id, line.number, "disputed")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from campaign_pages_bench import FIGHTERS, gang  # bench/ is on the path
+from campaign_pages_bench import battle, confirmation, gang  # bench/ is on the path
 from sqlmodel import Session, col, select
 
 from app.campaigns.models import BattleIn, CampaignIn
@@ -247,29 +247,12 @@ def battles(service: CampaignService, campaign: str, rosters: list[Roster], coun
     for number in range(count):
         recorder = recorder_of(number, chance, rosters)
         opponent = opponent_of(number, chance, rosters, recorder)
-        fighters: list[dict[str, Any]] = [
-            {"entry": chance.randrange(1, FIGHTERS), "xp": chance.randint(1, 6)},
-            {"entry": 0, "xp": chance.randint(0, 3)},
-        ]
-        if chance.random() < 0.05 and dead.get(recorder.id, 0) < 4:
-            dead[recorder.id] = dead.get(recorder.id, 0) + 1
-            fighters = [{"entry": dead[recorder.id] + 3, "state": "dead"}, fighters[1]]
-        result = chance.choice(["win", "loss", "draw"])
-        body: dict[str, Any] = {
-            "date": f"2026-{1 + number // 200:02d}-{1 + number % 28:02d}",
-            "result": result,
-            "scenario": "Embuscade",
-            "notes": "Une bataille du club.",
-            "fighters": fighters,
-            "campaign": campaign,
-            **({"opponent_roster": opponent.id} if opponent else {"opponent": "De passage"}),
-        }
+        against = {"opponent_roster": opponent.id} if opponent else {"opponent": "De passage"}
+        body = battle(number, chance, dead, recorder.id, campaign, against)
         line, _share = service.record(recorder, recorder.version, BattleIn.model_validate(body))
         mirrored = opponent is not None and opponent.id == rosters[1].id
         if opponent is not None and not mirrored and number % 50 == 7:
-            # The opponent records the same battle: one battle, confirmed.
-            again = {**body, "result": {"win": "loss", "loss": "win", "draw": "draw"}[result]}
-            again.update(opponent_roster=recorder.id, fighters=[{"entry": 0, "xp": 1}])
+            again = confirmation(body, recorder.id)
             service.record(opponent, opponent.version, BattleIn.model_validate(again))
         elif opponent is not None and number % 17 == 3:
             service.verdict(opponent, recorder.id, line.number, "disputed")
