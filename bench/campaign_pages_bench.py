@@ -97,6 +97,28 @@ def confirmation(body: dict[str, Any], recorder: str) -> dict[str, Any]:
     return {**body, "result": result, "opponent_roster": recorder, "fighters": fighters}
 
 
+def follow_up(
+    service: CampaignService,
+    campaign: Campaign,
+    number: int,
+    line: Any,
+    body: dict[str, Any],
+    recorder: Roster,
+    opponent: Roster | None,
+    confirmable: bool,
+) -> None:
+    """What follows the `number`th line now and then: its opponent (a gang of the campaign)
+    records the same battle (one in fifty, where `confirmable`) or disputes it, or the
+    organiser voids it."""
+    if opponent is not None and confirmable and number % 50 == 7:
+        again = confirmation(body, recorder.id)
+        service.record(opponent, opponent.version, BattleIn.model_validate(again))
+    elif opponent is not None and number % 17 == 3:
+        service.verdict(opponent, recorder.id, line.number, "disputed")
+    elif number % 97 == 11:
+        service.void(campaign, recorder.id, line.number)
+
+
 def seed(service: CampaignService, gangs: int, battles: int) -> tuple[str, list[Roster]]:
     """A campaign of `gangs` gangs and `battles` lines; gangs[0] records every fifth line.
     Most lines name another gang of the campaign; some of those are disputed, one in fifty
@@ -122,13 +144,8 @@ def seed(service: CampaignService, gangs: int, battles: int) -> tuple[str, list[
         against = {"opponent_roster": opponent.id} if named else {"opponent": "Un gang de passage"}
         body = battle(number, chance, dead, recorder.id, campaign.id, against)
         line, _share = service.record(recorder, recorder.version, BattleIn.model_validate(body))
-        if named and number % 50 == 7:
-            again = confirmation(body, recorder.id)
-            service.record(opponent, opponent.version, BattleIn.model_validate(again))
-        elif named and number % 17 == 3:
-            service.verdict(opponent, recorder.id, line.number, "disputed")
-        elif number % 97 == 11:
-            service.void(campaign, recorder.id, line.number)
+        named_opponent = opponent if named else None
+        follow_up(service, campaign, number, line, body, recorder, named_opponent, True)
         if (number + 1) % 250 == 0:
             took = time.perf_counter() - started
             print(f"  seeded {number + 1} battles ({took:.0f} s)", file=sys.stderr)

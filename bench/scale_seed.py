@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from campaign_pages_bench import battle, confirmation, gang  # bench/ is on the path
+from campaign_pages_bench import battle, follow_up, gang  # bench/ is on the path
 from sqlmodel import Session, col, select
 
 from app.campaigns.models import BattleIn, CampaignIn
@@ -243,6 +243,8 @@ def battles(service: CampaignService, campaign: str, rosters: list[Roster], coun
     """`count` lines recorded through the service (each its share, the gang saved)."""
     chance = random.Random(29)
     dead: dict[str, int] = {}
+    club = campaign_store.get_campaign(session=service.session, campaign_id=campaign)
+    assert club is not None
     started = time.perf_counter()
     for number in range(count):
         recorder = recorder_of(number, chance, rosters)
@@ -251,15 +253,7 @@ def battles(service: CampaignService, campaign: str, rosters: list[Roster], coun
         body = battle(number, chance, dead, recorder.id, campaign, against)
         line, _share = service.record(recorder, recorder.version, BattleIn.model_validate(body))
         mirrored = opponent is not None and opponent.id == rosters[1].id
-        if opponent is not None and not mirrored and number % 50 == 7:
-            again = confirmation(body, recorder.id)
-            service.record(opponent, opponent.version, BattleIn.model_validate(again))
-        elif opponent is not None and number % 17 == 3:
-            service.verdict(opponent, recorder.id, line.number, "disputed")
-        elif number % 97 == 11:
-            found = campaign_store.get_campaign(session=service.session, campaign_id=campaign)
-            assert found is not None
-            service.void(found, recorder.id, line.number)
+        follow_up(service, club, number, line, body, recorder, opponent, not mirrored)
         if (number + 1) % 250 == 0:
             say(f"  {number + 1} battles ({time.perf_counter() - started:.0f} s)")
 
