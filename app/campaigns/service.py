@@ -89,12 +89,6 @@ class CampaignService:
     def lines(self, roster: Roster) -> list[Battle]:
         return store.ledger(session=self.session, roster_id=roster.id)
 
-    def states(
-        self, roster: Roster, rows: Sequence[StoredLine] | None = None, document: Any = None
-    ) -> list[str]:
-        rows = self.lines(roster) if rows is None else rows
-        return fighters_of.fighter_states(rows, roster.document if document is None else document)
-
     def active(
         self, roster: Roster, document: BaseModel, rows: Sequence[Battle] | None = None
     ) -> BaseModel:
