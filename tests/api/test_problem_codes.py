@@ -4,6 +4,7 @@ version from a missing roster, without reading English prose (issue 28, item 4).
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any, get_args
 
@@ -35,9 +36,11 @@ BASTOS: dict[str, Any] = {
 }
 
 
-def documented_codes() -> set[str]:
-    """The codes docs/api-codes.md lists: the first cell of each table row, in backquotes."""
-    return set(re.findall(r"^\| `([a-z_]+)` \|", CODES_DOC.read_text(), flags=re.M))
+@cache
+def documented_codes() -> frozenset[str]:
+    """The codes docs/api-codes.md lists: the first cell of each table row, in backquotes
+    (read once: the fuzz asks for every problem it meets)."""
+    return frozenset(re.findall(r"^\| `([a-z_]+)` \|", CODES_DOC.read_text(), flags=re.M))
 
 
 def is_documented(code: str) -> bool:

@@ -34,6 +34,7 @@ from app.security.ratelimit import Limits
 from app.settings import ROOT, Settings
 from tests.api.test_openapi_headers import TRANSPORT
 from tests.api.test_problem_codes import is_documented
+from tests.conftest import ON_POSTGRES
 
 NO_LIMITS = {f"rate_limit_{kind.name}": "" for kind in fields(Limits)}
 ROSTER = {"system": "dcsystem", "name": "Fuzz", "entries": [{"unit": "jaffa", "count": 2}]}
@@ -42,11 +43,20 @@ ROSTER = {"system": "dcsystem", "name": "Fuzz", "entries": [{"unit": "jaffa", "c
 # lines): the coverage phase made 12,300 bodies of it, each sent to carnet `0` and
 # answered 404 before its body was read (5 minutes of the run, nothing learnt); its cases
 # come from the fuzzing phase, on the test's carnet.
+# The coverage phase's negative cases (three quarters of its cases: each field of each
+# system's document made wrong in turn, some 3,400 for create_roster alone) are refused by
+# validation: nothing they do on the database (the lookups before it) is not done by the
+# positive cases too, and their answers are the same on both. The PostgreSQL run sends the
+# coverage phase's positive cases, which reach the store, and not its negative ones again
+# (issue 27: they were a third of the PostgreSQL run's fuzz); the SQLite run sends them
+# all, and the fuzzing phase both kinds on both databases.
+POSTGRES_COVERAGE = {"phases": {"coverage": {"generation": {"mode": "positive"}}}}
 CONFIG = SchemathesisConfig.from_dict(
     {
+        **(POSTGRES_COVERAGE if ON_POSTGRES else {}),
         "operations": [
             {"include-operation-id": "import_carnet", "phases": {"coverage": {"enabled": False}}}
-        ]
+        ],
     }
 )
 
