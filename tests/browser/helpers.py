@@ -1,5 +1,6 @@
 """What the browser flows share: waiting for HTMX, and proving a page did not navigate."""
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,19 @@ FRENCH_DATETIME = re.compile(rf"\b\d{{1,2}}(er)? ({FRENCH_MONTHS}) \d{{4}} à \d
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
+# CASERNE_SCREENSHOTS=<folder>: the flows keep their screenshots there, to be looked at by
+# hand. Unset (CI), none is taken: a full-page screenshot costs Chromium 0.3 to 0.8 s of CPU,
+# and the flows took some forty a run for nobody to look at (issue 27).
+SCREENSHOTS = os.environ.get("CASERNE_SCREENSHOTS", "")
+
+
+def keep_screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """The page as `name`.png in the CASERNE_SCREENSHOTS folder, when it is set."""
+    if SCREENSHOTS:
+        folder = Path(SCREENSHOTS)
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=folder / f"{name}.png", full_page=full_page)
+
 
 IN_VIEW = """(elements) => elements.some((el) => {
   const r = el.getBoundingClientRect();

@@ -9,7 +9,6 @@ the old unit and says that a newer version of the book exists, with a link."""
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,13 +19,12 @@ from tests.browser.helpers import (
     PHONE,
     TRACK_HTMX,
     htmx_post,
+    keep_screenshot,
     run_axe,
     type_and_leave,
 )
 
 pytestmark = pytest.mark.browser
-
-SHOTS = Path(__file__).parent / "screenshots"
 
 Tweak = Callable[[Page, str], None]
 
@@ -146,14 +144,13 @@ CASES = [
 
 
 def screenshots(page: Page, name: str) -> None:
-    """The page at 390 and 1280 px (looked at by hand; kept out of git): no sideways
-    scroll at either width, and no accessibility violation."""
-    SHOTS.mkdir(exist_ok=True)
+    """The page at 390 and 1280 px (kept to be looked at with CASERNE_SCREENSHOTS): no
+    sideways scroll at either width, and no accessibility violation."""
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], (name, viewport["width"], width)
-        page.screenshot(path=SHOTS / f"{name}-{viewport['width']}.png", full_page=True)
+        keep_screenshot(page, f"{name}-{viewport['width']}")
     page.set_viewport_size(DESKTOP)
     assert run_axe(page) == [], name  # axe-core: no violation of any impact
 

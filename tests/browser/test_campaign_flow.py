@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.api.test_campaigns import orlocks
+from tests.browser.helpers import keep_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -131,7 +132,7 @@ def test_an_organiser_creates_a_campaign_keyboard_only(
     join_url = organiser.locator("#join-url").input_value()
     assert "/rejoindre?code=" in join_url
     assert organiser.evaluate("document.documentElement.scrollWidth") <= width
-    organiser.screenshot(path=f"/tmp/h17-campaign-created-{width}.png", full_page=True)
+    keep_screenshot(organiser, f"campaign-created-{width}")
     # A player joins with one of his lists, keyboard only, from another device.
     gang: dict[str, Any] = httpx.post(f"{live_server}/api/v1/rosters", json=orlocks("Alpha")).json()
     player = new_context(viewport={"width": width, "height": 900}).new_page()
@@ -202,11 +203,11 @@ def test_the_campaign_pages_fit_a_phone(
     assert page.locator("#battles .battle-notes").inner_text().endswith("n\nPuis la pluie.")
     for item in page.locator("#battles > li").all():
         assert item.evaluate("li => li.scrollWidth <= li.clientWidth")
-    page.screenshot(path="/tmp/h17-gang-390.png", full_page=True)
+    keep_screenshot(page, "gang-390")
     page.goto(f"/c/{campaign['id']}")
     width, room = page.locator("#standings").evaluate(FITS)
     assert width <= room, (width, room)
-    page.screenshot(path="/tmp/h17-campaign-390.png", full_page=True)
+    keep_screenshot(page, "campaign-390")
 
 
 def test_after_the_battle_keyboard_only_with_a_bad_value(
@@ -239,7 +240,7 @@ def test_after_the_battle_keyboard_only_with_a_bad_value(
     expect(page.locator("input[name=f1_xp]")).to_have_value("vingt")
     expect(page.locator("select[name=f4_state]")).to_have_value("dead")
     expect(page.locator("input[name=opponent]")).to_have_value("Les Goliaths")
-    page.screenshot(path="/tmp/h17-after-battle-error-390.png")
+    keep_screenshot(page, "after-battle-error-390", full_page=False)
     tab_to(page, "input[name=f1_xp]")
     page.keyboard.press("Control+A")
     page.keyboard.type("20")
@@ -267,7 +268,7 @@ def test_after_the_battle_is_compact_on_a_phone(
     height = page.locator("form.battle-form").evaluate(
         "form => form.getBoundingClientRect().height"
     )
-    page.screenshot(path="/tmp/h27-after-battle-390.png", full_page=True)
+    keep_screenshot(page, "after-battle-390")
     assert height < 1600, height
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     for name in ("f3_xp", "f3_stat", "f3_by", "f3_cause"):
