@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.helpers import DESKTOP, PHONE, TRACK_HTMX, htmx_post, open_new_list
-from tests.browser.test_every_page import VIEWPORTS, Tour
+from tests.browser.test_every_page import Tour
 
 pytestmark = pytest.mark.browser
 
@@ -99,9 +99,9 @@ def test_a_list_edited_on_two_devices_comes_back_from_before_both(
     )
 
 
-@VIEWPORTS
-def test_history_and_carnet_file_pages(page: Page, viewport: dict[str, int]) -> None:
-    tour = Tour(page, viewport)
+def test_history_and_carnet_file_pages(page: Page) -> None:
+    """Each page checked at 390 and 1280 px (test_every_page.py's `Tour`)."""
+    tour = Tour(page)
     path = open_new_list(page, *EXAMPLE)
     name = page.locator("#roster-name")
     page.add_init_script(TRACK_HTMX)
