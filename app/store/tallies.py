@@ -132,11 +132,27 @@ def touch(*, session: Session, campaign_id: str, roster_ids: Iterable[str | None
         )
 
 
+def lock_campaigns(*, session: Session, campaign_ids: Iterable[str]) -> list[str]:
+    """Takes these campaigns' rows, one after the other in the order of their ids, before
+    any of their gangs' or lines' rows (app/store/campaigns.py `bump`: roster, campaign,
+    then gangs and lines), so that two writers of several campaigns cannot wait for each
+    other. The ids, sorted. (SQLite locks the whole database: no row is taken there.)"""
+    ids = sorted(set(campaign_ids))
+    if ids:
+        session.execute(
+            sa_select(col(Campaign.id))
+            .where(col(Campaign.id).in_(ids))
+            .order_by(col(Campaign.id))
+            .with_for_update()
+        )
+    return ids
+
+
 def touch_campaigns(*, session: Session, campaign_ids: Iterable[str]) -> None:
     """These campaigns' standings and every gang page of them may show something else (a
     gang deleted or brought back: its lines leave or come back): their versions and their
-    gangs' counters go up, the campaigns' rows first (app/store/campaigns.py `bump`'s order)."""
-    ids = sorted(set(campaign_ids))
+    gangs' counters go up, the campaigns' rows taken first (`lock_campaigns`)."""
+    ids = lock_campaigns(session=session, campaign_ids=campaign_ids)
     if ids:
         session.execute(
             update(Campaign)

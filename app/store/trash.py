@@ -23,7 +23,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from app.store import no_row_has, table_of
-from app.store.campaigns import CAMPAIGN_MAX_GANGS, bump, count_gangs
+from app.store.campaigns import CAMPAIGN_MAX_GANGS, count_gangs
 from app.store.carnets import rows_changed
 from app.store.models import (
     Battle,
@@ -35,7 +35,7 @@ from app.store.models import (
     DeletedItem,
     Roster,
 )
-from app.store.tallies import touch_campaigns
+from app.store.tallies import lock_campaigns, touch_campaigns
 
 TRASH_DAYS = 30
 FORMAT = 1  # of `rows`: bumped if what is kept changes, so older rows are read as written
@@ -53,11 +53,9 @@ def _move(
     kind: str,
     carnet_id: str | None,
     rows: dict[str, Any],
-    campaigns: list[str] | None = None,
 ) -> None:
     """Keeps `rows` in the trash under the row's own id, then deletes the row (its
-    database cascades follow), then raises the versions of the `campaigns` it was a gang
-    of (after the row: a battle's record takes the roster's row, then the campaign's)."""
+    database cascades follow)."""
     session.add(
         DeletedItem(
             id=held.id,
@@ -71,13 +69,26 @@ def _move(
     session.flush()
     table = table_of(type(held))
     session.execute(delete(table).where(table.c.id == held.id))
-    touch_campaigns(session=session, campaign_ids=campaigns or [])
     session.commit()
 
 
 def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
     """Keeps the list and what held it in the trash of `carnet_id`, then deletes it (the
-    database's cascades remove its carnet links, campaign places and ledger lines)."""
+    database's cascades remove its carnet links, campaign places and ledger lines).
+
+    Its rows are taken as every write takes them — the roster's, its campaigns', then their
+    gangs' and lines' (app/store/campaigns.py `bump`) — and what is kept is read once they
+    are: a verdict or a void of one of its lines at the same time waits for the deletion or
+    is kept by it, never deadlocked with it (it took the lines first, by the delete's
+    cascade, then the campaigns: tests/store/test_trash_locks.py)."""
+    table = table_of(Roster)
+    session.execute(sa_select(table.c.id).where(table.c.id == roster.id).with_for_update())
+    session.refresh(roster)  # as the last save left it, now that no other can come
+    held_by = session.exec(
+        select(CampaignGang.campaign_id).where(CampaignGang.roster_id == roster.id)
+    ).all()
+    # Its lines leave its opponents' pages (its tallies go with its row: a cascade).
+    touch_campaigns(session=session, campaign_ids=held_by)
     links = session.exec(select(CarnetRoster).where(CarnetRoster.roster_id == roster.id)).all()
     gangs = session.exec(select(CampaignGang).where(CampaignGang.roster_id == roster.id)).all()
     battles = session.exec(
@@ -89,8 +100,7 @@ def discard(*, session: Session, roster: Roster, carnet_id: str | None) -> None:
         "gangs": [_row(gang) for gang in gangs],
         "battles": [_row(battle) for battle in battles],
     }
-    # Its lines leave its opponents' pages (its tallies go with its row: a cascade).
-    _move(session, roster, ROSTER, carnet_id, rows, [gang.campaign_id for gang in gangs])
+    _move(session, roster, ROSTER, carnet_id, rows)
 
 
 def discard_book(*, session: Session, book: Book, carnet_id: str) -> None:
@@ -160,19 +170,23 @@ def restore(
             session.add(CarnetRoster.model_validate(link))
     if carnet_id not in held:
         session.add(CarnetRoster(carnet_id=carnet_id, roster_id=roster.id))
-    campaigns = {gang["campaign_id"] for gang in rows["gangs"]}
+    # Its campaigns' rows, in one order, before their gangs are counted and any of their
+    # gangs' or lines' rows is written (app/store/campaigns.py `bump`): a join at the same
+    # time waits, and the cap holds.
+    campaigns = lock_campaigns(
+        session=session, campaign_ids=[gang["campaign_id"] for gang in rows["gangs"]]
+    )
     open_ = set(session.exec(select(Campaign.id).where(col(Campaign.id).in_(campaigns))).all())
-    for gang in rows["gangs"]:
+    for gang in sorted(rows["gangs"], key=lambda gang: str(gang["campaign_id"])):
         # Its place is kept unless the campaign filled up while it waited here.
         full = count_gangs(session=session, campaign_id=gang["campaign_id"]) >= CAMPAIGN_MAX_GANGS
         if gang["campaign_id"] in open_ and not full:
-            # A gang back in a campaign is a join: its views' version changes.
-            bump(session=session, campaign_id=gang["campaign_id"])
             session.add(CampaignGang.model_validate(gang))
     session.flush()
     for line in rows["battles"]:
         _put_back(session, Battle.model_validate(line))
-    # Its lines are on its opponents' pages again.
+    # A gang back in a campaign is a join, and its lines are on its opponents' pages again:
+    # the campaigns' versions and their gangs' counters go up, once.
     touch_campaigns(session=session, campaign_ids=open_)
     if also is not None:
         also(session, roster)
