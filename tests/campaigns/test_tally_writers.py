@@ -28,6 +28,19 @@ def line(campaign: str, opponent: str, result: str = "win", xp: int = 2) -> Batt
     return BattleIn.model_validate(body)
 
 
+def club(service: CampaignService, *names: str) -> tuple[Campaign, list[str]]:
+    """A Necromunda–Warzone campaign and, joined to it, one gang of Orlocks a name: its
+    lists' ids."""
+    campaign, _token, _join = service.create(CampaignIn(system="necrowarzone", name="R"), None)
+    model = service.systems["necrowarzone"].roster_model
+    gangs = []
+    for name in names:
+        roster, _edit = service.rosters.create(model.model_validate(orlocks(name)))
+        service.join_held(campaign, roster)
+        gangs.append(roster.id)
+    return campaign, gangs
+
+
 def kept(engine: Engine, campaign_id: str) -> tuple[list[Any], list[Any]]:
     """The standings as the tallies keep them, and as every ledger gives them."""
     with Session(engine) as session:
@@ -47,13 +60,7 @@ def test_writers_of_one_campaign_at_once_keep_its_standings(
 ) -> None:
     with Session(shared_engine) as session:
         service = CampaignService(session, systems)
-        campaign, _token, _join = service.create(CampaignIn(system="necrowarzone", name="R"), None)
-        model = systems["necrowarzone"].roster_model
-        gangs = []
-        for name in ("Alpha", "Bravo", "Charlie", "Delta"):
-            roster, _edit = service.rosters.create(model.model_validate(orlocks(name)))
-            service.join_held(campaign, roster)
-            gangs.append(roster.id)
+        campaign, gangs = club(service, "Alpha", "Bravo", "Charlie", "Delta")
         alpha, bravo, charlie, delta = gangs
         for number in range(3):
             recorder = service.rosters.get(bravo)

@@ -17,12 +17,10 @@ import pytest
 from sqlalchemy import Connection, Engine, text, update
 from sqlmodel import Session, col
 
-from app.campaigns.models import CampaignIn
 from app.campaigns.service import CampaignService
 from app.store import trash
 from app.store.models import Battle, Campaign, DeletedItem, Roster, utcnow
-from tests.api.test_campaigns import orlocks
-from tests.campaigns.test_tally_writers import line
+from tests.campaigns.test_tally_writers import club, line
 from tests.conftest import ON_POSTGRES
 from tests.store.test_battle_writers import shared_engine  # noqa: F401 (a fixture)
 
@@ -55,13 +53,7 @@ def test_a_list_deleted_while_its_line_is_voided(
 ) -> None:
     with Session(shared_engine) as session:
         service = CampaignService(session, systems)
-        campaign, _token, _join = service.create(CampaignIn(system="necrowarzone", name="R"), None)
-        model = systems["necrowarzone"].roster_model
-        gangs = []
-        for name in ("Alpha", "Bravo"):
-            roster, _edit = service.rosters.create(model.model_validate(orlocks(name)))
-            service.join_held(campaign, roster)
-            gangs.append(roster.id)
+        campaign, gangs = club(service, "Alpha", "Bravo")
         alpha, bravo = gangs
         recorder = service.rosters.get(bravo)
         service.record(recorder, recorder.version, line(campaign.id, alpha))
