@@ -84,6 +84,12 @@ def drawn(lines: list[SummaryLine]) -> list[dict[str, Any]]:
     return [{k: v for k, v in vars(line).items() if k != "group"} for line in lines]
 
 
+def simple(system: AnySystem, document: dict[str, Any]) -> bool:
+    """A list whose totals count every entry and whose rows draw no book (as the count path
+    asks): its rows are a function of the entries alone."""
+    return not hooks.may_leave_out(document) and not drawn_units(system, document)
+
+
 def count_save(roster_id: str, request: Request, form: FormData, session: Session) -> Response:
     """A count change. All of its database and engine work runs in one trip to the thread
     pool (the editable list's lookup included, and the end of its reads, so that the
@@ -129,13 +135,13 @@ def counts_saved(roster: Roster, request: Request, form: FormData, session: Sess
         return Response(status_code=200, headers=WHOLE_FORM)
     # A campaign's gang (dead fighters leave the totals) and a list drawn from army
     # books (« Mettre à jour » says its totals) get the whole form.
-    simple = not hooks.may_leave_out(stored) and not drawn_units(system, stored)
-    old = shown_before(request, system, roster) if simple else None
-    if simple and old is None:
+    plain = simple(system, stored)
+    old = shown_before(request, system, roster) if plain else None
+    if plain and old is None:
         return Response(status_code=200, headers=WHOLE_FORM)
     try:
         roster = RosterService(session, systems_of(request)).replace(
-            roster, roster.version, parsed, counted_as=parsed if simple else None
+            roster, roster.version, parsed, counted_as=parsed if plain else None
         )
     except StaleVersion:
         return Response(status_code=200, headers=WHOLE_FORM)

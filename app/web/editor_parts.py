@@ -24,11 +24,9 @@ from jinja2 import TemplateNotFound, meta, nodes
 from pydantic import BaseModel
 from starlette.datastructures import FormData
 
-from app import hooks
-from app.book_units import drawn_units
 from app.store.models import Roster
 from app.systems.base import AnySystem
-from app.web.counts import Rows, changed_answer, shown_before
+from app.web.counts import Rows, changed_answer, shown_before, simple
 from app.web.editor_form import SystemForms, entry_ref
 from app.web.render import is_htmx, templates
 from app.web.system_pages import pages_of
@@ -78,12 +76,6 @@ def _reads_the_list(system_id: str, forms: SystemForms) -> bool:
         return True
     constants = set(forms.context()) | set(env.globals)
     return bool(meta.find_undeclared_variables(tree) - ROW_NAMES - constants)
-
-
-def simple(system: AnySystem, document: dict[str, Any]) -> bool:
-    """A list whose totals count every entry and whose rows draw no book (as the count path
-    asks): its rows are a function of the entries alone."""
-    return not hooks.may_leave_out(document) and not drawn_units(system, document)
 
 
 def shown_rows(
