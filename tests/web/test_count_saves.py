@@ -15,6 +15,7 @@ from sqlmodel import Session
 from app.main import create_app
 from app.settings import Settings
 from app.systems.base import GameSystem
+from tests.campaigns.test_ledger_work import statements
 from tests.conftest import SYSTEMS
 from tests.web.conftest import field
 from tests.web.page_tour import form_fields
@@ -91,27 +92,18 @@ def test_a_list_never_shared_is_saved_without_asking_for_its_shares(
     """The editor's first query says whether the list was ever shared (issue 29): a save of a
     list never shared asks nothing more of the shares; once shared, the answer says so (and
     that the share is out of date)."""
-    from sqlalchemy import event
 
     location = open_example(browser, "dcsystem", "feuille_de_bataille_sg")
-    statements: list[str] = []
-
-    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with statements(engine) as said:
         answer = count_change(browser, location, browser.get(location).text)
         assert answer.status_code == 200 and 'id="share-state"' not in answer.text
-        asked = [s for s in statements if "FROM share" in s]
+        asked = [s for s in said if "FROM share" in s]
         assert len(asked) == 2  # the page's first query and the save's, each with EXISTS
         assert all("EXISTS" in s for s in asked)
         fields = dict(form_fields(browser.get(location).text, "editor"))
         shared = browser.post(location, data={**fields, "action": "share"})
         assert shared.status_code == 303
-        statements.clear()
+        said.clear()
         answer = count_change(browser, location, browser.get(location).text)
         assert "La version partagée n'est plus à jour" in answer.text
-        assert any("FROM share" in s and "EXISTS" not in s for s in statements)
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
+        assert any("FROM share" in s and "EXISTS" not in s for s in said)

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from app.systems.base import GameSystem
 from app.web.editor_parts import controls_read_the_list
 from app.web.system_pages import pages_of
+from tests.campaigns.test_ledger_work import statements
 from tests.conftest import SYSTEMS
 from tests.web.page_tour import form_fields
 
@@ -151,25 +152,16 @@ def test_a_list_that_recorded_no_battle_is_saved_and_drawn_without_its_ledger(
 ) -> None:
     """A list without a fighter id never recorded a battle: none of its fighters can be dead
     or retired, and its saves and pages read no ledger (issue 29: a query a save)."""
-    from sqlalchemy import event
 
     location = long_list(browser, browser.app.state.systems["dcsystem"])  # type: ignore[attr-defined]
-    statements: list[str] = []
-
-    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with statements(engine) as said:
         _, kept = save(browser, location, entry_1_name="Sans registre")
         _, whole = save(browser, location, shown=False, entry_1_name="Sans registre 2")
         page = browser.get(location)
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
     assert kept.headers.get("HX-Reswap") == "none" and "HX-Reswap" not in whole.headers
     assert page.status_code == 200 and "Sans registre 2" in page.text
-    assert len(statements) >= 10
-    assert [s for s in statements if "FROM battle" in s] == []
+    assert len(said) >= 10
+    assert [s for s in said if "FROM battle" in s] == []
 
 
 def test_a_save_makes_one_trip_to_the_thread_pool(
