@@ -1,6 +1,6 @@
 """The rendered-share memory is bounded in bytes, not in entries (issue "Hardening", 2)."""
 
-from app.http_cache import Memo
+from app.http_cache import Memo, SecondSight
 
 
 def test_memory_keeps_at_most_its_bytes_least_recently_used_out_first() -> None:
@@ -54,3 +54,28 @@ def test_bytes_weigh_what_they_are_and_small_entries_count_their_keys() -> None:
         memo.put(("code", f"http://localhost:{port}"), b"x")
     assert memo.cache.currsize <= 100_000
     assert len(memo.cache) < 400
+
+
+def test_with_a_doorkeeper_a_value_is_kept_at_its_second_put() -> None:
+    """The calculators' answer memory keeps a body's answer from its second sight on: a
+    stream of lists each sent once neither pays for keeping them nor pushes out the answers
+    of bodies that come back (issue 29)."""
+    memo: Memo[bytes] = Memo(10_000, SecondSight(2))
+    memo.put("kept", b"K")
+    memo.put("kept", b"K")
+    assert memo.get("kept") == b"K"
+    for once in ("a", "b", "c"):  # seen once each: none kept, "kept" stays
+        memo.put(once, b"x" * 500)
+        assert memo.get(once) is None
+    assert memo.get("kept") == b"K"
+    memo.put("a", b"x")  # "a" was forgotten by the doorkeeper (two keys at most): first again
+    assert memo.get("a") is None
+    memo.put("c", b"C")  # "c" is still remembered: kept now
+    assert memo.get("c") == b"C"
+
+
+def test_a_doorkeeper_remembers_at_most_its_keys() -> None:
+    door = SecondSight(3)
+    assert [door.again(key) for key in "abcd"] == [False] * 4  # "a" forgotten at "d"
+    assert [door.again(key) for key in "bcda"] == [True, True, True, False]
+    assert len(door._keys) == 1  # the three answered True were forgotten, "a" is held

@@ -68,6 +68,24 @@ class EntryMemo(Generic[V]):
                 values.popitem(last=False)
         return value
 
+    def each(self, keys: Sequence[Hashable], compute: Callable[[int], V]) -> list[V]:
+        """The value of each key in turn, `compute(index)` for those not kept: what
+        `__call__` does for a list's entries, in one loop (a save's 50 entries asked one by
+        one cost a call, a closure and a lambda each: 0.9 µs an entry, issue 29)."""
+        if not EntryMemo.enabled:
+            return [compute(index) for index in range(len(keys))]
+        values = self._values
+        move_to_end = values.move_to_end
+        found: list[V] = []
+        for index, key in enumerate(keys):
+            try:
+                value = values[key]
+                move_to_end(key)
+            except KeyError:  # not kept (or forgotten by another thread meanwhile)
+                value = self(key, partial(compute, index))
+            found.append(value)
+        return found
+
     def __len__(self) -> int:
         return len(self._values)
 
@@ -130,7 +148,8 @@ def entry_keys(entries: Sequence[BaseModel]) -> list[bytes]:
     ):
         keys: list[bytes] = last[1]
         return keys
-    keys = [json_key(entry) for entry in entries]
+    # json_key's call inlined: a frame less an entry (5 µs a 50-entry list, issue 29).
+    keys = [entry.__pydantic_serializer__.to_json(entry, exclude_none=True) for entry in entries]
     _last_keyed.value = (tuple(entries), keys)
     return keys
 
@@ -143,7 +162,7 @@ def per_entry(
     if memo is None:
         return [compute(entry, index) for index, entry in enumerate(entries)]
     keys = entry_keys(entries)
-    return [
-        memo((keys[index], index), partial(compute, entry, index))
-        for index, entry in enumerate(entries)
-    ]
+    return memo.each(
+        [(key, index) for index, key in enumerate(keys)],
+        lambda index: compute(entries[index], index),
+    )

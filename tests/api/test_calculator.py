@@ -1,5 +1,6 @@
 """The stateless calculator through HTTP: exact bodies and statuses (api-v1.md)."""
 
+import uuid
 from typing import Any
 
 import pytest
@@ -143,8 +144,9 @@ def test_catalogue_carries_printed_and_computed(client: TestClient) -> None:
 def test_a_body_seen_before_is_answered_from_memory(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The engines are pure: the same body gets the same bytes without computing again;
-    another body, or a refused one, is computed (and a refusal never remembered)."""
+    """The engines are pure: the same body gets the same bytes without computing again
+    once its answer is kept, from its second sight on (a body sent once is not kept: issue
+    29); another body, or a refused one, is computed (and a refusal never remembered)."""
     import app.systems.dcsystem as dcsystem
 
     calls: list[int] = []
@@ -155,14 +157,17 @@ def test_a_body_seen_before_is_answered_from_memory(
         return real(*args)
 
     monkeypatch.setattr(dcsystem, "validate_roster", counted)
-    body = {"system": "dcsystem", "entries": [{"unit": "jaffa", "count": 2}]}
-    first = client.post("/api/v1/systems/dcsystem/validate", json=body)
-    again = client.post("/api/v1/systems/dcsystem/validate", json=body)
-    assert first.status_code == again.status_code == 200
-    assert first.content == again.content
-    assert len(calls) == 1
+    # A name of its own: the memory may outlive one test's app (no other test sent it).
+    name = f"Mémoire {uuid.uuid4().hex}"
+    body = {"system": "dcsystem", "name": name, "entries": [{"unit": "jaffa", "count": 2}]}
+    first, second, third, fourth = (
+        client.post("/api/v1/systems/dcsystem/validate", json=body) for _ in range(4)
+    )
+    assert {first.status_code, second.status_code, third.status_code, fourth.status_code} == {200}
+    assert first.content == second.content == third.content == fourth.content
+    assert len(calls) == 2  # the first and the second sight computed it, not the others
     other = client.post("/api/v1/systems/dcsystem/validate", json={**body, "name": "Autre"})
-    assert other.json()["points"] == first.json()["points"] and len(calls) == 2
+    assert other.json()["points"] == first.json()["points"] and len(calls) == 3
     bad = {**body, "points_limit": 0}
     assert [
         client.post("/api/v1/systems/dcsystem/validate", json=bad).status_code for _ in range(2)

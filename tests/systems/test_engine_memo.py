@@ -153,3 +153,27 @@ def test_a_memory_forgets_the_least_recently_used_first() -> None:
     assert len(memo) == 2
     assert memo("a", lambda: "new A") == "A"
     assert memo("b", lambda: "new B") == "new B"
+
+
+def test_a_lists_values_are_asked_in_one_loop_as_one_by_one() -> None:
+    """`each` answers what `__call__` answers key by key: kept values, the others computed
+    (with their index) and kept, the least recently used forgotten first (issue 29)."""
+    memo: EntryMemo[str] = EntryMemo(size=3)
+    memo("a", lambda: "A")
+    computed: list[int] = []
+
+    def compute(index: int) -> str:
+        computed.append(index)
+        return f"new {index}"
+
+    assert memo.each(["b", "a", "c"], compute) == ["new 0", "A", "new 2"]
+    assert computed == [0, 2]
+    assert memo.each(["c", "b"], compute) == ["new 2", "new 0"]  # kept, not computed
+    assert computed == [0, 2]
+    memo("d", lambda: "D")  # over the bound: "a", the least recently used, goes
+    assert memo.each(["a"], compute) == ["new 0"] and computed == [0, 2, 0]
+    EntryMemo.enabled = False
+    try:
+        assert memo.each(["c", "d"], compute) == ["new 0", "new 1"]  # nothing asked of it
+    finally:
+        EntryMemo.enabled = True

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.api.v1 import heavy
 from app.api.v1.bodies import ModelT, computed, require_json
 from app.api.v1.typed import example_typed
-from app.http_cache import Memo
+from app.http_cache import Memo, SecondSight
 from app.middleware import accepts_gzip
 from app.problems import ApiError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
@@ -127,8 +127,12 @@ HEAVY_AT_ONCE = anyio.CapacityLimiter(1)
 
 # The engines are pure and a process serves one catalogue version: a body already answered
 # gets the same bytes again (tools re-validate the same list as its user edits it). Bounded
-# in bytes per route; bodies are keyed by their SHA-256, heavy ones are not kept.
+# in bytes per route; bodies are keyed by their SHA-256, heavy ones are not kept. An answer
+# is kept from its body's second sight on (ANSWER_KEYS bodies seen once are remembered):
+# an editor's stream of lists, each sent once, neither pays for keeping its answers nor
+# pushes out those of the bodies that do come back.
 ANSWERS_BYTES = 8 * 1024 * 1024
+ANSWER_KEYS = 1024
 
 
 async def calculate(
@@ -199,7 +203,7 @@ class Calculation:
 def _endpoint(
     calculation: Calculation, process_job: tuple[str, str] | None = None
 ) -> Callable[[Request], Awaitable[Response]]:
-    answers: Memo[bytes] = Memo(ANSWERS_BYTES)
+    answers: Memo[bytes] = Memo(ANSWERS_BYTES, SecondSight(ANSWER_KEYS))
 
     async def endpoint(request: Request) -> Response:
         return await calculate(request, calculation.body, calculation.compute, answers, process_job)

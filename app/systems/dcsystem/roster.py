@@ -30,7 +30,7 @@ from app.systems.dcsystem.engine import (
     cost_fighter,
     unit_definition,
 )
-from app.systems.memo import EntryMemo, entry_keys, remembered
+from app.systems.memo import EntryMemo, entry_keys
 
 Costing = Literal["printed", "computed"]
 HiddenMoveRef = Annotated[str, CatalogueId(HIDDEN_MOVE_IDS, "hidden move")]
@@ -159,16 +159,15 @@ def validate_roster(
     costing = extras.costing
     priced = cost or (lambda fighter: cost_fighter(catalogue, fighter))
 
-    # Each entry's key, shared with its summary line's (app/systems/memo.py).
-    keys = entry_keys(roster.entries) if memo is not None else None
+    def result(index: int) -> DcsystemEntryResult:
+        return _entry_result(catalogue, roster.entries[index], index, costing, priced)
 
-    def result(index: int, entry: EntryShape) -> DcsystemEntryResult:
-        key = (keys[index] if keys is not None else None, index, costing)
-        return remembered(
-            memo, key, lambda: _entry_result(catalogue, entry, index, costing, priced)
-        )
-
-    entries = [result(index, entry) for index, entry in enumerate(roster.entries)]
+    if memo is None:
+        entries = [result(index) for index in range(len(roster.entries))]
+    else:
+        # Each entry's key, shared with its summary line's (app/systems/memo.py).
+        keys = entry_keys(roster.entries)
+        entries = memo.each([(key, index, costing) for index, key in enumerate(keys)], result)
     moves = [catalogue.hidden_move(move_id) for move_id in extras.hidden_moves]
     roster_issues = _hidden_move_issues(catalogue, extras)
 
