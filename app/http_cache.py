@@ -94,7 +94,8 @@ class SecondSight:
         if keys.pop(key, False) is None:
             return True
         keys[key] = None
-        if len(keys) > self._most:
+        # `while`: two threads may pick the same oldest key, and one delete then misses.
+        while len(keys) > self._most:
             with contextlib.suppress(StopIteration, KeyError, RuntimeError):
                 del keys[next(iter(keys))]  # the oldest: dicts keep insertion order
         return False

@@ -170,8 +170,9 @@ def test_a_lists_values_are_asked_in_one_loop_as_one_by_one() -> None:
     assert computed == [0, 2]
     assert memo.each(["c", "b"], compute) == ["new 2", "new 0"]  # kept, not computed
     assert computed == [0, 2]
-    memo("d", lambda: "D")  # over the bound: "a", the least recently used, goes
-    assert memo.each(["a"], compute) == ["new 0"] and computed == [0, 2, 0]
+    assert memo.each(["c", "a"], compute) == ["new 2", "A"]  # kept; "a" now the most recent
+    memo("d", lambda: "D")  # over the bound: "b", the least recently used, goes
+    assert memo.each(["a", "b"], compute) == ["A", "new 1"] and computed == [0, 2, 1]
     EntryMemo.enabled = False
     try:
         assert memo.each(["c", "d"], compute) == ["new 0", "new 1"]  # nothing asked of it
