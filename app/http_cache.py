@@ -77,40 +77,20 @@ def bounded_in_bytes(max_bytes: int) -> "LRUCache[Hashable, tuple[V, int]]":
     return LRUCache(maxsize=max_bytes, getsizeof=lambda item: item[1])
 
 
-class SecondSight:
-    """Keys seen once, the oldest forgotten past `most`: a memory that keeps a value only on
-    its key's second sight (a cache's « doorkeeper ») is not filled and emptied by bodies
-    sent once, and keeps the ones that come back. Plain dict steps, each atomic under the
-    GIL: two threads may both see a key first, and it is kept a sight later."""
-
-    def __init__(self, most: int) -> None:
-        self._keys: dict[Hashable, None] = {}
-        self._most = most
-
-    def again(self, key: Hashable) -> bool:
-        """Whether `key` was seen since it was last answered True (and forget it then);
-        False the first time, which remembers it."""
-        keys = self._keys
-        if keys.pop(key, False) is None:
-            return True
-        keys[key] = None
-        # `while`: two threads may pick the same oldest key, and one delete then misses.
-        while len(keys) > self._most:
-            with contextlib.suppress(StopIteration, KeyError, RuntimeError):
-                del keys[next(iter(keys))]  # the oldest: dicts keep insertion order
-        return False
-
-
 class Memo(Generic[V]):
     """An LRUCache of text or bytes and the lock that guards it (the share page reads it on
     the event loop and fills it from a worker thread). A value heavier than the whole
-    memory is not kept. With a `doorkeeper`, a value is kept on its key's second `put`
-    only."""
+    memory is not kept. With `second_sight` > 0, a value is kept at its key's second `put`
+    only, the last `second_sight` keys put once remembered (a cache's « doorkeeper »): values
+    put once, a stream of bodies sent once, neither fill it nor push out those that come
+    back."""
 
-    def __init__(self, max_bytes: int, doorkeeper: SecondSight | None = None) -> None:
+    def __init__(self, max_bytes: int, second_sight: int = 0) -> None:
         self.cache: LRUCache[Hashable, tuple[V, int]] = bounded_in_bytes(max_bytes)
         self.lock = threading.Lock()
-        self.doorkeeper = doorkeeper
+        self.seen_once: LRUCache[Hashable, bool] | None = (
+            LRUCache(maxsize=second_sight) if second_sight > 0 else None
+        )
 
     def get(self, key: Hashable) -> V | None:
         with self.lock:
@@ -118,8 +98,11 @@ class Memo(Generic[V]):
         return None if item is None else item[0]
 
     def put(self, key: Hashable, value: V) -> None:
-        if self.doorkeeper is not None and not self.doorkeeper.again(key):
-            return
+        if self.seen_once is not None:
+            with self.lock:
+                if self.seen_once.pop(key, None) is None:  # its first sight: remembered
+                    self.seen_once[key] = True
+                    return
         # A value heavier than the whole memory raises ValueError: serve it, do not keep it.
         item = (value, weight(key, value))
         with self.lock, contextlib.suppress(ValueError):

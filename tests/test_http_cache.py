@@ -3,7 +3,7 @@
 import sys
 import threading
 
-from app.http_cache import Memo, SecondSight
+from app.http_cache import Memo
 
 
 def test_memory_keeps_at_most_its_bytes_least_recently_used_out_first() -> None:
@@ -63,7 +63,7 @@ def test_with_a_doorkeeper_a_value_is_kept_at_its_second_put() -> None:
     """The calculators' answer memory keeps a body's answer from its second sight on: a
     stream of lists each sent once neither pays for keeping them nor pushes out the answers
     of bodies that come back (issue 29)."""
-    memo: Memo[bytes] = Memo(10_000, SecondSight(2))
+    memo: Memo[bytes] = Memo(10_000, second_sight=2)
     memo.put("kept", b"K")
     memo.put("kept", b"K")
     assert memo.get("kept") == b"K"
@@ -78,22 +78,27 @@ def test_with_a_doorkeeper_a_value_is_kept_at_its_second_put() -> None:
 
 
 def test_a_doorkeeper_remembers_at_most_its_keys() -> None:
-    door = SecondSight(3)
-    assert [door.again(key) for key in "abcd"] == [False] * 4  # "a" forgotten at "d"
-    assert [door.again(key) for key in "bcda"] == [True, True, True, False]
-    assert len(door._keys) == 1  # the three answered True were forgotten, "a" is held
+    memo: Memo[str] = Memo(10_000, second_sight=3)
+    for key in "abcd":  # "a" forgotten at "d"
+        memo.put(key, key.upper())
+    assert [memo.get(key) for key in "abcd"] == [None] * 4
+    for key in "bcda":
+        memo.put(key, key.upper())
+    assert [memo.get(key) for key in "bcda"] == ["B", "C", "D", None]
+    assert memo.seen_once is not None
+    assert list(memo.seen_once) == ["a"]  # the three kept were forgotten, "a" is held
 
 
 def test_a_doorkeeper_shared_by_threads_stays_within_its_bound() -> None:
-    """Two threads may pick the same oldest key to forget, and one of them then misses: the
-    doorkeeper forgets until it is within its bound again (a review found it growing by one
-    key at each such miss: 104 keys for a bound of 64 after 800,000 keys from 4 threads)."""
-    door = SecondSight(64)
+    """Threads putting at once never grow what it remembers past its bound (a review found
+    a lock-free version growing by one key whenever two threads forgot the same oldest key:
+    104 keys for a bound of 64 after 800,000 keys from 4 threads)."""
+    memo: Memo[str] = Memo(10_000, second_sight=64)
     switch = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # threads switch as often as they can
     try:
         threads = [
-            threading.Thread(target=lambda t=t: [door.again((t, i)) for i in range(50_000)])
+            threading.Thread(target=lambda t=t: [memo.put((t, i), "v") for i in range(50_000)])
             for t in range(4)
         ]
         for thread in threads:
@@ -102,4 +107,5 @@ def test_a_doorkeeper_shared_by_threads_stays_within_its_bound() -> None:
             thread.join()
     finally:
         sys.setswitchinterval(switch)
-    assert len(door._keys) <= 64
+    assert memo.seen_once is not None and len(memo.seen_once) <= 64
+    assert memo.cache.currsize == 0  # every key put once: nothing kept

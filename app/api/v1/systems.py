@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.api.v1 import heavy
 from app.api.v1.bodies import ModelT, computed, require_json
 from app.api.v1.typed import example_typed
-from app.http_cache import Memo, SecondSight
+from app.http_cache import Memo
 from app.middleware import accepts_gzip
 from app.problems import ApiError, Problem, documented_methods
 from app.systems.base import AnySystem, ScoreResult
@@ -203,7 +203,7 @@ class Calculation:
 def _endpoint(
     calculation: Calculation, process_job: tuple[str, str] | None = None
 ) -> Callable[[Request], Awaitable[Response]]:
-    answers: Memo[bytes] = Memo(ANSWERS_BYTES, SecondSight(ANSWER_KEYS))
+    answers: Memo[bytes] = Memo(ANSWERS_BYTES, second_sight=ANSWER_KEYS)
 
     async def endpoint(request: Request) -> Response:
         return await calculate(request, calculation.body, calculation.compute, answers, process_job)
